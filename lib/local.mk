@@ -1,0 +1,24 @@
+# lib/local.mk -- libbitsift: the hardened bit reader/writer, CRC32 and
+# packet framing (and, later, the schema compiler, decoder and encoder).
+lib_LTLIBRARIES += lib/libbitsift.la
+include_HEADERS += lib/bitsift.h
+noinst_HEADERS += lib/bitsift_internal.h
+pkgconfig_DATA += lib/libbitsift.pc
+EXTRA_DIST += lib/libbitsift.pc.in
+
+lib_libbitsift_la_SOURCES = \
+	lib/version.c \
+	lib/errors.c \
+	lib/hash_name.c \
+	lib/crc32.c \
+	lib/utf8.c \
+	lib/bit_reader.c \
+	lib/bit_writer.c \
+	lib/compressed_float.c \
+	lib/relative_ints.c \
+	lib/packet.c
+lib_libbitsift_la_CFLAGS = $(AM_CFLAGS) $(LIBDEFLATE_CFLAGS)
+lib_libbitsift_la_LIBADD = $(LIBDEFLATE_LIBS) -lm
+# Only bitsift_* symbols leave the library.
+lib_libbitsift_la_LDFLAGS = -version-info $(BITSIFT_LT_VERSION) -no-undefined \
+	-export-symbols-regex '^bitsift_'
