@@ -35,14 +35,13 @@ extern "C" {
 /* Version                                                             */
 /* ------------------------------------------------------------------ */
 
-#define BITSIFT_VERSION_MAJOR 0
-#define BITSIFT_VERSION_MINOR 1
-#define BITSIFT_VERSION_PATCH 0
+#define BITSIFT_VERSION_MAJOR  0
+#define BITSIFT_VERSION_MINOR  1
+#define BITSIFT_VERSION_PATCH  0
 #define BITSIFT_VERSION_STRING "0.1.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH, comparable with < and >. */
-#define BITSIFT_VERSION_NUMBER                                              \
-    (BITSIFT_VERSION_MAJOR * 10000 + BITSIFT_VERSION_MINOR * 100 +         \
-     BITSIFT_VERSION_PATCH)
+#define BITSIFT_VERSION_NUMBER \
+    (BITSIFT_VERSION_MAJOR * 10000 + BITSIFT_VERSION_MINOR * 100 + BITSIFT_VERSION_PATCH)
 
 /* The version of the library actually linked, to compare with the macros. */
 unsigned bitsift_version_number(void);
@@ -124,7 +123,7 @@ static inline unsigned bitsift_bits_required(int64_t min, int64_t max)
 uint32_t bitsift_hash_name(const char *name, uint32_t seed);
 
 /* The classic check marker value and the 2016 end-of-packet marker. */
-#define BITSIFT_CHECK_CLASSIC 0x12345678u
+#define BITSIFT_CHECK_CLASSIC       0x12345678u
 #define BITSIFT_CHECK_END_OF_PACKET 0x9908ace2u
 
 /* zlib-compatible CRC32 (reflected 0xEDB88320, init and final xor
@@ -149,12 +148,12 @@ const char *bitsift_crc32_implementation(void);
  */
 typedef struct bitsift_reader {
     const uint8_t *data;
-    size_t size;          /* bytes in data */
-    uint64_t bit_pos;     /* next bit to read */
-    uint64_t bit_limit;   /* bits that may be read; 0 once failed */
-    size_t direct_bytes;  /* byte offsets below this load from data */
-    size_t tail_start;    /* byte offset that tail[0] mirrors */
-    uint8_t tail[16];     /* data[tail_start, size) then zeros */
+    size_t size;             /* bytes in data */
+    uint64_t bit_pos;        /* next bit to read */
+    uint64_t bit_limit;      /* bits that may be read; 0 once failed */
+    size_t direct_bytes;     /* byte offsets below this load from data */
+    size_t tail_start;       /* byte offset that tail[0] mirrors */
+    uint8_t tail[16];        /* data[tail_start, size) then zeros */
     bitsift_failure failure; /* kind BITSIFT_OK while all is well */
 } bitsift_reader;
 
@@ -163,8 +162,8 @@ void bitsift_reader_init(bitsift_reader *r, const void *data, size_t size);
 
 /* Record a failure (only the first one is kept) and make every later read
  * fail. Returns false so that callers can `return bitsift_reader_fail(...)`. */
-bool bitsift_reader_fail(bitsift_reader *r, bitsift_error kind, uint64_t bit,
-                         const char *why, uint64_t expected, uint64_t got);
+bool bitsift_reader_fail(bitsift_reader *r, bitsift_error kind, uint64_t bit, const char *why,
+                         uint64_t expected, uint64_t got);
 
 /* Name the field being read if the failure has no name yet (the serialize
  * macros call this with the stringized field expression). */
@@ -189,10 +188,10 @@ static inline uint64_t bitsift_reader_bits_left(const bitsift_reader *r)
 }
 
 #if defined(__GNUC__) || defined(__clang__)
-#define BITSIFT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define BITSIFT_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define BITSIFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
-#define BITSIFT_LIKELY(x) (x)
+#define BITSIFT_LIKELY(x)   (x)
 #define BITSIFT_UNLIKELY(x) (x)
 #endif
 
@@ -200,8 +199,7 @@ static inline uint64_t bitsift_reader_bits_left(const bitsift_reader *r)
  * below r->size. Branch-free: the conditional compiles to a cmov. */
 static inline uint64_t bitsift__reader_window(const bitsift_reader *r, uint64_t byte)
 {
-    const uint8_t *p = byte < r->direct_bytes ? r->data + byte
-                                              : r->tail + (byte - r->tail_start);
+    const uint8_t *p = byte < r->direct_bytes ? r->data + byte : r->tail + (byte - r->tail_start);
     uint64_t w;
     memcpy(&w, p, sizeof w);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -216,8 +214,10 @@ bool bitsift__reader_overflow(bitsift_reader *r, unsigned bits);
  * value you have checked). The window holds 64 - 7 = 57 usable bits. */
 static inline bool bitsift__read_window_bits(bitsift_reader *r, unsigned n, uint64_t *value)
 {
-    if (BITSIFT_UNLIKELY(r->bit_pos + n > r->bit_limit))
-        return bitsift__reader_overflow(r, n);
+    if (BITSIFT_UNLIKELY(r->bit_pos + n > r->bit_limit)) {
+        (void)bitsift__reader_overflow(r, n);
+        return false;
+    }
     uint64_t w = bitsift__reader_window(r, r->bit_pos >> 3);
     *value = (w >> (r->bit_pos & 7)) & (~0ull >> (64 - n));
     r->bit_pos += n;
@@ -230,16 +230,23 @@ static inline bool bitsift_read_bits(bitsift_reader *r, unsigned n, uint64_t *va
 {
     if (BITSIFT_LIKELY(n - 1u < 57u))
         return bitsift__read_window_bits(r, n, value);
-    if (n == 0 || n > 64)
-        return bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos,
-                                   "bit width must be 1..64", 64, n);
+    if (n == 0 || n > 64) {
+        (void)bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos, "bit width must be 1..64", 64,
+                                  n);
+        return false;
+    }
     /* Wider than one window: low 32 bits first, then the rest, after
      * checking that all n bits are there (as the reference does). */
-    if (BITSIFT_UNLIKELY(r->bit_pos + n > r->bit_limit))
-        return bitsift__reader_overflow(r, n);
-    uint64_t lo, hi;
-    bitsift__read_window_bits(r, 32, &lo);
-    bitsift__read_window_bits(r, n - 32, &hi);
+    if (BITSIFT_UNLIKELY(r->bit_pos + n > r->bit_limit)) {
+        (void)bitsift__reader_overflow(r, n);
+        return false;
+    }
+    uint64_t lo = bitsift__reader_window(r, r->bit_pos >> 3) >> (r->bit_pos & 7);
+    r->bit_pos += 32;
+    uint64_t hi = bitsift__reader_window(r, r->bit_pos >> 3) >> (r->bit_pos & 7);
+    r->bit_pos += n - 32;
+    lo &= 0xffffffffull;
+    hi &= ~0ull >> (64 - (n - 32));
     *value = lo | (hi << 32);
     return true;
 }
@@ -293,17 +300,21 @@ bool bitsift__reader_range(bitsift_reader *r, uint64_t bit, uint64_t span, uint6
  * argument when min > max. */
 static inline bool bitsift_read_int(bitsift_reader *r, int64_t min, int64_t max, int64_t *value)
 {
-    if (BITSIFT_UNLIKELY(min > max))
-        return bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos,
-                                   "int range has min > max", 0, 0);
+    if (BITSIFT_UNLIKELY(min > max)) {
+        (void)bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos, "int range has min > max", 0,
+                                  0);
+        return false;
+    }
     uint64_t span = (uint64_t)max - (uint64_t)min;
     uint64_t raw = 0;
     uint64_t at = r->bit_pos;
     if (span) {
         if (!bitsift_read_bits(r, 64u - (unsigned)__builtin_clzll(span), &raw))
             return false;
-        if (BITSIFT_UNLIKELY(raw > span))
-            return bitsift__reader_range(r, at, span, raw);
+        if (BITSIFT_UNLIKELY(raw > span)) {
+            (void)bitsift__reader_range(r, at, span, raw);
+            return false;
+        }
     } else if (BITSIFT_UNLIKELY(!bitsift_reader_ok(r))) {
         return false;
     }
@@ -337,7 +348,7 @@ bool bitsift_read_align(bitsift_reader *r);
 /* compressed_float(min, max, res), bit-exact with the reference (float32
  * arithmetic, no FMA). Fails with range when the raw value is above the
  * step count, with argument when the parameters are not finite or
- * min >= max or res <= 0. */
+ * min > max or res <= 0. */
 bool bitsift_read_compressed_float(bitsift_reader *r, float min, float max, float res,
                                    float *value);
 
@@ -354,8 +365,7 @@ bool bitsift_read_bytes_view(bitsift_reader *r, size_t n, const uint8_t **view);
 bool bitsift_read_string(bitsift_reader *r, char *buf, size_t bufsize, size_t *len);
 /* The same without copying: *view points into the reader's buffer and is
  * not NUL-terminated. */
-bool bitsift_read_string_view(bitsift_reader *r, size_t bufsize, const uint8_t **view,
-                              size_t *len);
+bool bitsift_read_string_view(bitsift_reader *r, size_t bufsize, const uint8_t **view, size_t *len);
 
 /* check(value): align, then 32 bits that must equal `value`. */
 bool bitsift_read_check(bitsift_reader *r, uint32_t value);
@@ -373,8 +383,7 @@ bool bitsift_read_object_index(bitsift_reader *r, int32_t previous, int32_t max_
 
 /* sequence_relative(s1, s2) over 16-bit sequence numbers (wrapping).
  * Fails with range when the decoded value is not a 16-bit sequence. */
-bool bitsift_read_sequence_relative(bitsift_reader *r, uint16_t sequence1,
-                                    uint16_t *sequence2);
+bool bitsift_read_sequence_relative(bitsift_reader *r, uint16_t sequence1, uint16_t *sequence2);
 
 /* ack_relative(sequence, ack): a bool "in range", then int(sequence - ack,
  * 1, 64) or ack as 16 bits. */
@@ -397,18 +406,18 @@ bool bitsift_read_ack_relative(bitsift_reader *r, uint16_t sequence, uint16_t *a
  * aborts with a message, like assert().
  */
 typedef struct bitsift_writer {
-    uint8_t *data;        /* NULL when measuring */
-    size_t capacity;      /* bytes */
+    uint8_t *data;   /* NULL when measuring */
+    size_t capacity; /* bytes */
     uint64_t bit_pos;
-    uint64_t bit_limit;   /* 8 * capacity, UINT64_MAX when measuring */
+    uint64_t bit_limit; /* 8 * capacity, UINT64_MAX when measuring */
     bitsift_failure failure;
 } bitsift_writer;
 
 void bitsift_writer_init(bitsift_writer *w, void *data, size_t capacity);
 void bitsift_writer_init_measure(bitsift_writer *w);
 
-bool bitsift_writer_fail(bitsift_writer *w, bitsift_error kind, const char *why,
-                         uint64_t expected, uint64_t got);
+bool bitsift_writer_fail(bitsift_writer *w, bitsift_error kind, const char *why, uint64_t expected,
+                         uint64_t got);
 void bitsift_writer_name_failure(bitsift_writer *w, const char *field);
 
 static inline bool bitsift_writer_ok(const bitsift_writer *w)
@@ -457,8 +466,7 @@ bool bitsift_write_int_relative(bitsift_writer *w, int32_t previous, int32_t cur
 bool bitsift_write_object_index(bitsift_writer *w, int32_t previous, int32_t max_objects,
                                 int32_t current);
 /* sequence_relative: sequence2 != sequence1. */
-bool bitsift_write_sequence_relative(bitsift_writer *w, uint16_t sequence1,
-                                     uint16_t sequence2);
+bool bitsift_write_sequence_relative(bitsift_writer *w, uint16_t sequence1, uint16_t sequence2);
 bool bitsift_write_ack_relative(bitsift_writer *w, uint16_t sequence, uint16_t ack);
 
 /* ------------------------------------------------------------------ */
@@ -467,7 +475,7 @@ bool bitsift_write_ack_relative(bitsift_writer *w, uint16_t sequence, uint16_t a
 
 /* The step count M and wire width of compressed_float(min, max, res), as
  * both sides compute them. Returns false (and leaves the outputs alone)
- * when the parameters are unusable: not finite, min >= max, res <= 0. */
+ * when the parameters are unusable: not finite, min > max, res <= 0. */
 bool bitsift_compressed_float_steps(float min, float max, float res, uint32_t *steps,
                                     unsigned *bits);
 
@@ -517,145 +525,149 @@ enum { BITSIFT_READ = 0, BITSIFT_WRITE = 1, BITSIFT_MEASURE = 2 };
     } while (0)
 
 #define BITSIFT__SERIALIZE_SCALAR(stream, mode, value, ctype, read_call, write_call) \
-    do {                                                                    \
-        ctype bitsift_v_ = (ctype)(value);                                  \
-        bool bitsift_ok_ = (mode) == BITSIFT_READ                           \
-            ? read_call((bitsift_reader *)(stream), &bitsift_v_)            \
-            : write_call((bitsift_writer *)(stream), bitsift_v_);           \
-        if (BITSIFT_UNLIKELY(!bitsift_ok_))                                 \
-            BITSIFT__SERIALIZE_FAIL(stream, mode, #value);                  \
-        if ((mode) == BITSIFT_READ)                                         \
-            (value) = bitsift_v_;                                           \
+    do {                                                                             \
+        ctype bitsift_v_ = (ctype)(value);                                           \
+        bool bitsift_ok_ = (mode) == BITSIFT_READ                                    \
+                               ? read_call((bitsift_reader *)(stream), &bitsift_v_)  \
+                               : write_call((bitsift_writer *)(stream), bitsift_v_); \
+        if (BITSIFT_UNLIKELY(!bitsift_ok_))                                          \
+            BITSIFT__SERIALIZE_FAIL(stream, mode, #value);                           \
+        if ((mode) == BITSIFT_READ)                                                  \
+            (value) = bitsift_v_;                                                    \
     } while (0)
 
-#define bitsift_serialize_bool(stream, mode, value)                         \
+#define bitsift_serialize_bool(stream, mode, value) \
     BITSIFT__SERIALIZE_SCALAR(stream, mode, value, bool, bitsift_read_bool, bitsift_write_bool)
-#define bitsift_serialize_uint8(stream, mode, value)                        \
+#define bitsift_serialize_uint8(stream, mode, value) \
     BITSIFT__SERIALIZE_SCALAR(stream, mode, value, uint8_t, bitsift_read_uint8, bitsift_write_uint8)
-#define bitsift_serialize_uint16(stream, mode, value)                       \
-    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, uint16_t, bitsift_read_uint16, bitsift_write_uint16)
-#define bitsift_serialize_uint32(stream, mode, value)                       \
-    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, uint32_t, bitsift_read_uint32, bitsift_write_uint32)
-#define bitsift_serialize_uint64(stream, mode, value)                       \
-    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, uint64_t, bitsift_read_uint64, bitsift_write_uint64)
-#define bitsift_serialize_float(stream, mode, value)                        \
+#define bitsift_serialize_uint16(stream, mode, value)                             \
+    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, uint16_t, bitsift_read_uint16, \
+                              bitsift_write_uint16)
+#define bitsift_serialize_uint32(stream, mode, value)                             \
+    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, uint32_t, bitsift_read_uint32, \
+                              bitsift_write_uint32)
+#define bitsift_serialize_uint64(stream, mode, value)                             \
+    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, uint64_t, bitsift_read_uint64, \
+                              bitsift_write_uint64)
+#define bitsift_serialize_float(stream, mode, value) \
     BITSIFT__SERIALIZE_SCALAR(stream, mode, value, float, bitsift_read_float, bitsift_write_float)
-#define bitsift_serialize_double(stream, mode, value)                       \
-    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, double, bitsift_read_double, bitsift_write_double)
+#define bitsift_serialize_double(stream, mode, value)                           \
+    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, double, bitsift_read_double, \
+                              bitsift_write_double)
 
 /* Expands `call` once with the reader, once with the writer; `args` are the
  * arguments between the stream and the value. */
-#define BITSIFT__SERIALIZE_WITH(stream, mode, value, ctype, read_fn, write_fn, ...) \
-    do {                                                                    \
-        ctype bitsift_v_ = (ctype)(value);                                  \
-        bool bitsift_ok_ = (mode) == BITSIFT_READ                           \
-            ? read_fn((bitsift_reader *)(stream), __VA_ARGS__, &bitsift_v_) \
-            : write_fn((bitsift_writer *)(stream), __VA_ARGS__, bitsift_v_); \
-        if (BITSIFT_UNLIKELY(!bitsift_ok_))                                 \
-            BITSIFT__SERIALIZE_FAIL(stream, mode, #value);                  \
-        if ((mode) == BITSIFT_READ)                                         \
-            (value) = bitsift_v_;                                           \
+#define BITSIFT__SERIALIZE_WITH(stream, mode, value, ctype, read_fn, write_fn, ...)             \
+    do {                                                                                        \
+        ctype bitsift_v_ = (ctype)(value);                                                      \
+        bool bitsift_ok_ = (mode) == BITSIFT_READ                                               \
+                               ? read_fn((bitsift_reader *)(stream), __VA_ARGS__, &bitsift_v_)  \
+                               : write_fn((bitsift_writer *)(stream), __VA_ARGS__, bitsift_v_); \
+        if (BITSIFT_UNLIKELY(!bitsift_ok_))                                                     \
+            BITSIFT__SERIALIZE_FAIL(stream, mode, #value);                                      \
+        if ((mode) == BITSIFT_READ)                                                             \
+            (value) = bitsift_v_;                                                               \
     } while (0)
 
-#define bitsift_serialize_bits(stream, mode, value, n)                      \
+#define bitsift_serialize_bits(stream, mode, value, n) \
     BITSIFT__SERIALIZE_WITH(stream, mode, value, uint64_t, bitsift_read_bits, bitsift_write_bits, n)
-#define bitsift_serialize_int(stream, mode, value, min, max)                \
-    BITSIFT__SERIALIZE_WITH(stream, mode, value, int64_t, bitsift_read_int, bitsift_write_int, min, max)
-#define bitsift_serialize_compressed_float(stream, mode, value, min, max, res) \
+#define bitsift_serialize_int(stream, mode, value, min, max)                                   \
+    BITSIFT__SERIALIZE_WITH(stream, mode, value, int64_t, bitsift_read_int, bitsift_write_int, \
+                            min, max)
+#define bitsift_serialize_compressed_float(stream, mode, value, min, max, res)         \
     BITSIFT__SERIALIZE_WITH(stream, mode, value, float, bitsift_read_compressed_float, \
                             bitsift_write_compressed_float, min, max, res)
-#define bitsift_serialize_int_relative(stream, mode, previous, current)     \
+#define bitsift_serialize_int_relative(stream, mode, previous, current)                \
     BITSIFT__SERIALIZE_WITH(stream, mode, current, int32_t, bitsift_read_int_relative, \
                             bitsift_write_int_relative, previous)
-#define bitsift_serialize_object_index(stream, mode, previous, current, max_objects) \
+#define bitsift_serialize_object_index(stream, mode, previous, current, max_objects)   \
     BITSIFT__SERIALIZE_WITH(stream, mode, current, int32_t, bitsift_read_object_index, \
                             bitsift_write_object_index, previous, max_objects)
-#define bitsift_serialize_sequence_relative(stream, mode, sequence1, sequence2) \
+#define bitsift_serialize_sequence_relative(stream, mode, sequence1, sequence2)                \
     BITSIFT__SERIALIZE_WITH(stream, mode, sequence2, uint16_t, bitsift_read_sequence_relative, \
                             bitsift_write_sequence_relative, sequence1)
-#define bitsift_serialize_ack_relative(stream, mode, sequence, ack)         \
+#define bitsift_serialize_ack_relative(stream, mode, sequence, ack)                 \
     BITSIFT__SERIALIZE_WITH(stream, mode, ack, uint16_t, bitsift_read_ack_relative, \
                             bitsift_write_ack_relative, sequence)
 
-#define bitsift_serialize_align(stream, mode)                               \
-    do {                                                                    \
-        if (!((mode) == BITSIFT_READ ? bitsift_read_align((bitsift_reader *)(stream)) \
+#define bitsift_serialize_align(stream, mode)                                            \
+    do {                                                                                 \
+        if (!((mode) == BITSIFT_READ ? bitsift_read_align((bitsift_reader *)(stream))    \
                                      : bitsift_write_align((bitsift_writer *)(stream)))) \
-            BITSIFT__SERIALIZE_FAIL(stream, mode, "align");                 \
+            BITSIFT__SERIALIZE_FAIL(stream, mode, "align");                              \
     } while (0)
 
-#define bitsift_serialize_check(stream, mode, value)                        \
-    do {                                                                    \
-        if (!((mode) == BITSIFT_READ                                        \
-                  ? bitsift_read_check((bitsift_reader *)(stream), (value)) \
-                  : bitsift_write_check((bitsift_writer *)(stream), (value)))) \
-            BITSIFT__SERIALIZE_FAIL(stream, mode, "check");                 \
+#define bitsift_serialize_check(stream, mode, value)                                              \
+    do {                                                                                          \
+        if (!((mode) == BITSIFT_READ ? bitsift_read_check((bitsift_reader *)(stream), (value))    \
+                                     : bitsift_write_check((bitsift_writer *)(stream), (value)))) \
+            BITSIFT__SERIALIZE_FAIL(stream, mode, "check");                                       \
     } while (0)
 
 /* bytes(n) into/from the array `data` (at least n bytes). */
-#define bitsift_serialize_bytes(stream, mode, data, n)                      \
-    do {                                                                    \
-        if (!((mode) == BITSIFT_READ                                        \
-                  ? bitsift_read_bytes((bitsift_reader *)(stream), (data), (n)) \
+#define bitsift_serialize_bytes(stream, mode, data, n)                             \
+    do {                                                                           \
+        if (!((mode) == BITSIFT_READ                                               \
+                  ? bitsift_read_bytes((bitsift_reader *)(stream), (data), (n))    \
                   : bitsift_write_bytes((bitsift_writer *)(stream), (data), (n)))) \
-            BITSIFT__SERIALIZE_FAIL(stream, mode, #data);                   \
+            BITSIFT__SERIALIZE_FAIL(stream, mode, #data);                          \
     } while (0)
 
 /* string(bufsize) into/from the char array `buf` of bufsize bytes. */
-#define bitsift_serialize_string(stream, mode, buf, bufsize)                \
-    do {                                                                    \
-        if (!((mode) == BITSIFT_READ                                        \
+#define bitsift_serialize_string(stream, mode, buf, bufsize)                                \
+    do {                                                                                    \
+        if (!((mode) == BITSIFT_READ                                                        \
                   ? bitsift_read_string((bitsift_reader *)(stream), (buf), (bufsize), NULL) \
-                  : bitsift_write_string((bitsift_writer *)(stream), (buf), (bufsize)))) \
-            BITSIFT__SERIALIZE_FAIL(stream, mode, #buf);                    \
+                  : bitsift_write_string((bitsift_writer *)(stream), (buf), (bufsize))))    \
+            BITSIFT__SERIALIZE_FAIL(stream, mode, #buf);                                    \
     } while (0)
 
 /* A sub-object serialized by another serialize function. */
-#define bitsift_serialize_object(stream, mode, fn, object)                  \
-    do {                                                                    \
-        if (!fn(stream, mode, object))                                      \
-            return false;                                                   \
+#define bitsift_serialize_object(stream, mode, fn, object) \
+    do {                                                   \
+        if (!fn(stream, mode, object))                     \
+            return false;                                  \
     } while (0)
 
-#define BITSIFT_SERIALIZE_FUNCTIONS(prefix, type, fn)                       \
-    static inline bool prefix##_read(bitsift_reader *r, type *object)       \
-    {                                                                       \
-        return fn(r, BITSIFT_READ, object);                                 \
-    }                                                                       \
+#define BITSIFT_SERIALIZE_FUNCTIONS(prefix, type, fn)                        \
+    static inline bool prefix##_read(bitsift_reader *r, type *object)        \
+    {                                                                        \
+        return fn(r, BITSIFT_READ, object);                                  \
+    }                                                                        \
     static inline bool prefix##_write(bitsift_writer *w, const type *object) \
-    {                                                                       \
-        return fn(w, BITSIFT_WRITE, (type *)object);                        \
-    }                                                                       \
-    static inline uint64_t prefix##_measure(const type *object)             \
-    {                                                                       \
-        bitsift_writer m;                                                   \
-        bitsift_writer_init_measure(&m);                                    \
-        return fn(&m, BITSIFT_MEASURE, (type *)object) ? m.bit_pos : 0;     \
+    {                                                                        \
+        return fn(w, BITSIFT_WRITE, (type *)object);                         \
+    }                                                                        \
+    static inline uint64_t prefix##_measure(const type *object)              \
+    {                                                                        \
+        bitsift_writer m;                                                    \
+        bitsift_writer_init_measure(&m);                                     \
+        return fn(&m, BITSIFT_MEASURE, (type *)object) ? m.bit_pos : 0;      \
     }
 
 #ifdef BITSIFT_SHORT_NAMES
-#define serialize_bits(stream, value, n) bitsift_serialize_bits(stream, mode, value, n)
-#define serialize_bool(stream, value) bitsift_serialize_bool(stream, mode, value)
+#define serialize_bits(stream, value, n)       bitsift_serialize_bits(stream, mode, value, n)
+#define serialize_bool(stream, value)          bitsift_serialize_bool(stream, mode, value)
 #define serialize_int(stream, value, min, max) bitsift_serialize_int(stream, mode, value, min, max)
-#define serialize_uint8(stream, value) bitsift_serialize_uint8(stream, mode, value)
-#define serialize_uint16(stream, value) bitsift_serialize_uint16(stream, mode, value)
-#define serialize_uint32(stream, value) bitsift_serialize_uint32(stream, mode, value)
-#define serialize_uint64(stream, value) bitsift_serialize_uint64(stream, mode, value)
-#define serialize_float(stream, value) bitsift_serialize_float(stream, mode, value)
-#define serialize_double(stream, value) bitsift_serialize_double(stream, mode, value)
-#define serialize_compressed_float(stream, value, min, max, res)            \
+#define serialize_uint8(stream, value)         bitsift_serialize_uint8(stream, mode, value)
+#define serialize_uint16(stream, value)        bitsift_serialize_uint16(stream, mode, value)
+#define serialize_uint32(stream, value)        bitsift_serialize_uint32(stream, mode, value)
+#define serialize_uint64(stream, value)        bitsift_serialize_uint64(stream, mode, value)
+#define serialize_float(stream, value)         bitsift_serialize_float(stream, mode, value)
+#define serialize_double(stream, value)        bitsift_serialize_double(stream, mode, value)
+#define serialize_compressed_float(stream, value, min, max, res) \
     bitsift_serialize_compressed_float(stream, mode, value, min, max, res)
-#define serialize_bytes(stream, data, n) bitsift_serialize_bytes(stream, mode, data, n)
+#define serialize_bytes(stream, data, n)       bitsift_serialize_bytes(stream, mode, data, n)
 #define serialize_string(stream, buf, bufsize) bitsift_serialize_string(stream, mode, buf, bufsize)
-#define serialize_align(stream) bitsift_serialize_align(stream, mode)
-#define serialize_check(stream, value) bitsift_serialize_check(stream, mode, value)
-#define serialize_int_relative(stream, previous, current)                   \
+#define serialize_align(stream)                bitsift_serialize_align(stream, mode)
+#define serialize_check(stream, value)         bitsift_serialize_check(stream, mode, value)
+#define serialize_int_relative(stream, previous, current) \
     bitsift_serialize_int_relative(stream, mode, previous, current)
-#define serialize_object_index(stream, previous, current, max_objects)      \
+#define serialize_object_index(stream, previous, current, max_objects) \
     bitsift_serialize_object_index(stream, mode, previous, current, max_objects)
-#define serialize_sequence_relative(stream, s1, s2)                         \
+#define serialize_sequence_relative(stream, s1, s2) \
     bitsift_serialize_sequence_relative(stream, mode, s1, s2)
-#define serialize_ack_relative(stream, sequence, ack)                       \
+#define serialize_ack_relative(stream, sequence, ack) \
     bitsift_serialize_ack_relative(stream, mode, sequence, ack)
 #define serialize_object(stream, fn, object) bitsift_serialize_object(stream, mode, fn, object)
 #endif
@@ -697,8 +709,8 @@ uint32_t bitsift_packet_crc(const bitsift_framing *f, const void *packet, size_t
 
 /* Begin a packet: prefix bytes (copied from `prefix`, or zeros when it is
  * NULL), the CRC placeholder and the type. */
-bool bitsift_packet_write_begin(bitsift_writer *w, const bitsift_framing *f,
-                                const void *prefix, uint32_t type);
+bool bitsift_packet_write_begin(bitsift_writer *w, const bitsift_framing *f, const void *prefix,
+                                uint32_t type);
 /* End it: the end check, then the CRC stored into its field. *size gets
  * the packet's length in bytes. */
 bool bitsift_packet_write_end(bitsift_writer *w, const bitsift_framing *f, size_t *size);

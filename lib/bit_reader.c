@@ -1,0 +1,161 @@
+/*
+ * bit_reader.c -- the out-of-line half of the bit reader: setup, failure
+ * recording, and the primitives that are too large to inline (align,
+ * bytes, strings, checks). The per-field fast path lives in bitsift.h.
+ *
+ * Failure is sticky: the first failure is recorded and bit_limit drops to
+ * 0, so every later read of one bit or more fails on its bounds check
+ * without a separate test; zero-bit reads test the failure kind.
+ */
+#include <string.h>
+
+#include "bitsift_internal.h"
+
+void bitsift_reader_init(bitsift_reader *r, const void *data, size_t size)
+{
+    memset(r, 0, sizeof *r);
+    r->data = data;
+    r->size = size;
+    r->bit_pos = 0;
+    /* A size so large that its bit count overflows cannot come from a real
+     * buffer; clamp rather than wrap. */
+    r->bit_limit = size > (UINT64_MAX >> 3) ? UINT64_MAX & ~7ull : (uint64_t)size << 3;
+    /* Offsets below direct_bytes have 8 readable bytes in data; the rest
+     * load from tail, a zero-padded copy of the last (up to) 8 bytes. */
+    r->direct_bytes = size >= 8 ? size - 7 : 0;
+    r->tail_start = size >= 8 ? size - 8 : 0;
+    if (size)
+        memcpy(r->tail, r->data + r->tail_start, size - r->tail_start);
+    r->failure.kind = BITSIFT_OK;
+}
+
+bool bitsift_reader_fail(bitsift_reader *r, bitsift_error kind, uint64_t bit, const char *why,
+                         uint64_t expected, uint64_t got)
+{
+    if (r->failure.kind == BITSIFT_OK) {
+        r->failure.kind = kind;
+        r->failure.bit = bit;
+        r->failure.why = why;
+        r->failure.expected = expected;
+        r->failure.got = got;
+    }
+    r->bit_limit = 0;
+    return false;
+}
+
+void bitsift_reader_name_failure(bitsift_reader *r, const char *field)
+{
+    if (r->failure.kind != BITSIFT_OK && r->failure.field == NULL)
+        r->failure.field = field;
+}
+
+bool bitsift__reader_overflow(bitsift_reader *r, unsigned bits)
+{
+    if (r->failure.kind != BITSIFT_OK)
+        return false; /* already failed: keep the first failure */
+    return bitsift_reader_fail(r, BITSIFT_E_OVERFLOW, r->bit_pos, "not enough data", bits,
+                               bitsift_reader_bits_left(r));
+}
+
+bool bitsift__reader_range(bitsift_reader *r, uint64_t bit, uint64_t span, uint64_t raw)
+{
+    return bitsift_reader_fail(r, BITSIFT_E_RANGE, bit, "raw value above range", span, raw);
+}
+
+/*
+ * align: the padding up to the next byte boundary must be present (else
+ * overflow, as the reference checks presence first) and all zero (else
+ * align).
+ */
+bool bitsift_read_align(bitsift_reader *r)
+{
+    unsigned pad = (unsigned)(-r->bit_pos & 7);
+    if (pad == 0)
+        return bitsift_reader_ok(r);
+    uint64_t at = r->bit_pos;
+    uint64_t bits;
+    if (!bitsift__read_window_bits(r, pad, &bits))
+        return false;
+    if (BITSIFT_UNLIKELY(bits != 0))
+        return bitsift_reader_fail(r, BITSIFT_E_ALIGN, at, "non-zero padding bit", 0, bits);
+    return true;
+}
+
+bool bitsift_read_bytes_view(bitsift_reader *r, size_t n, const uint8_t **view)
+{
+    if (!bitsift_read_align(r))
+        return false;
+    uint64_t byte = r->bit_pos >> 3;
+    if (BITSIFT_UNLIKELY(n > (r->bit_limit >> 3) - byte || n > (UINT64_MAX >> 3))) {
+        if (r->failure.kind != BITSIFT_OK)
+            return false;
+        return bitsift_reader_fail(r, BITSIFT_E_OVERFLOW, r->bit_pos, "not enough data",
+                                   n > (UINT64_MAX >> 3) ? UINT64_MAX : (uint64_t)n << 3,
+                                   bitsift_reader_bits_left(r));
+    }
+    *view = r->data + byte;
+    r->bit_pos += (uint64_t)n << 3;
+    return true;
+}
+
+bool bitsift_read_bytes(bitsift_reader *r, void *dst, size_t n)
+{
+    const uint8_t *view;
+    if (!bitsift_read_bytes_view(r, n, &view))
+        return false;
+    if (n)
+        memcpy(dst, view, n);
+    return true;
+}
+
+bool bitsift_read_string_view(bitsift_reader *r, size_t bufsize, const uint8_t **view, size_t *len)
+{
+    if (BITSIFT_UNLIKELY(bufsize == 0))
+        return bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos,
+                                   "string buffer size must be at least 1", 1, 0);
+    int64_t length;
+    if (!bitsift_read_int(r, 0, (int64_t)(bufsize - 1 > INT64_MAX ? INT64_MAX : bufsize - 1),
+                          &length))
+        return false;
+    uint64_t at = r->bit_pos;
+    if (!bitsift_read_bytes_view(r, (size_t)length, view))
+        return false;
+    /* The string starts after the alignment: report offsets from there. */
+    at = r->bit_pos - ((uint64_t)length << 3);
+    const void *nul = memchr(*view, 0, (size_t)length);
+    if (BITSIFT_UNLIKELY(nul != NULL))
+        return bitsift_reader_fail(r, BITSIFT_E_STRING, at, "NUL byte inside string", 0,
+                                   (uint64_t)((const uint8_t *)nul - *view));
+    size_t valid = bitsift__utf8_valid_prefix(*view, (size_t)length);
+    if (BITSIFT_UNLIKELY(valid != (size_t)length))
+        return bitsift_reader_fail(r, BITSIFT_E_STRING, at, "invalid UTF-8 in string", 0, valid);
+    if (len)
+        *len = (size_t)length;
+    return true;
+}
+
+bool bitsift_read_string(bitsift_reader *r, char *buf, size_t bufsize, size_t *len)
+{
+    const uint8_t *view;
+    size_t n;
+    if (!bitsift_read_string_view(r, bufsize, &view, &n))
+        return false;
+    memcpy(buf, view, n);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return true;
+}
+
+bool bitsift_read_check(bitsift_reader *r, uint32_t value)
+{
+    if (!bitsift_read_align(r))
+        return false;
+    uint64_t at = r->bit_pos;
+    uint32_t got;
+    if (!bitsift_read_uint32(r, &got))
+        return false;
+    if (BITSIFT_UNLIKELY(got != value))
+        return bitsift_reader_fail(r, BITSIFT_E_CHECK, at, "check marker mismatch", value, got);
+    return true;
+}
