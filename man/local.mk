@@ -1,1 +1,2 @@
 # man/local.mk -- manual pages, shipped prebuilt.
+dist_man_MANS += man/libbitsift.3

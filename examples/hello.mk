@@ -1,0 +1,4 @@
+# examples/hello.mk -- the quick-start demo program.
+noinst_PROGRAMS += examples/hello-packet
+examples_hello_packet_SOURCES = examples/hello_packet.c
+examples_hello_packet_LDADD = lib/libbitsift.la
