@@ -704,7 +704,7 @@ typedef struct bitsift_framing {
 void bitsift_framing_init(bitsift_framing *f, uint32_t protocol_id);
 
 /* The CRC a framed packet must carry (the CRC field itself is ignored).
- * size must be at least prefix_bytes + 4. */
+ * Returns 0 when size is below prefix_bytes + 4 (no CRC field). */
 uint32_t bitsift_packet_crc(const bitsift_framing *f, const void *packet, size_t size);
 
 /* Begin a packet: prefix bytes (copied from `prefix`, or zeros when it is

@@ -41,6 +41,10 @@ static void store_le32(uint8_t *p, uint32_t v)
 
 uint32_t bitsift_packet_crc(const bitsift_framing *f, const void *packet, size_t size)
 {
+    /* Too short to hold a CRC field: there is nothing to compare with, and
+     * hostile callers must not make us read before or past the buffer. */
+    if (size < (size_t)f->prefix_bytes + 4)
+        return 0;
     const uint8_t *p = (const uint8_t *)packet + f->prefix_bytes;
     size_t n = size - f->prefix_bytes;
     /* protocol id then the zeroed CRC field: one 8-byte prefix. */
