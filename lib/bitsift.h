@@ -527,9 +527,11 @@ enum { BITSIFT_READ = 0, BITSIFT_WRITE = 1, BITSIFT_MEASURE = 2 };
         return false;                                                       \
     } while (0)
 
+/* In READ mode the destination is only stored to, never loaded: it may be
+ * uninitialised (loading an indeterminate bool or enum is undefined). */
 #define BITSIFT__SERIALIZE_SCALAR(stream, mode, value, ctype, read_call, write_call) \
     do {                                                                             \
-        ctype bitsift_v_ = (ctype)(value);                                           \
+        ctype bitsift_v_ = (mode) == BITSIFT_READ ? (ctype)0 : (ctype)(value);       \
         bool bitsift_ok_ = (mode) == BITSIFT_READ                                    \
                                ? read_call((bitsift_reader *)(stream), &bitsift_v_)  \
                                : write_call((bitsift_writer *)(stream), bitsift_v_); \
@@ -562,7 +564,7 @@ enum { BITSIFT_READ = 0, BITSIFT_WRITE = 1, BITSIFT_MEASURE = 2 };
  * arguments between the stream and the value. */
 #define BITSIFT__SERIALIZE_WITH(stream, mode, value, ctype, read_fn, write_fn, ...)             \
     do {                                                                                        \
-        ctype bitsift_v_ = (ctype)(value);                                                      \
+        ctype bitsift_v_ = (mode) == BITSIFT_READ ? (ctype)0 : (ctype)(value);                  \
         bool bitsift_ok_ = (mode) == BITSIFT_READ                                               \
                                ? read_fn((bitsift_reader *)(stream), __VA_ARGS__, &bitsift_v_)  \
                                : write_fn((bitsift_writer *)(stream), __VA_ARGS__, bitsift_v_); \

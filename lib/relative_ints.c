@@ -38,8 +38,8 @@ bool bitsift_read_int_relative(bitsift_reader *r, int32_t previous, int32_t *cur
         if (!bitsift_read_int(r, int_relative_tiers[tier].min, int_relative_tiers[tier].max, &d))
             return false;
         if (BITSIFT_UNLIKELY((int64_t)previous + d > INT32_MAX))
-            return bitsift_reader_fail(r, BITSIFT_E_RANGE, start, "value past the 32-bit range", INT32_MAX,
-                                       (uint64_t)((int64_t)previous + d));
+            return bitsift_reader_fail(r, BITSIFT_E_RANGE, start, "value past the 32-bit range",
+                                       INT32_MAX, (uint64_t)((int64_t)previous + d));
         *current = (int32_t)((int64_t)previous + d);
         return true;
     }
@@ -144,8 +144,7 @@ bool bitsift_write_object_index(bitsift_writer *w, int32_t previous, int32_t max
     /* What the reader refuses is never written. */
     if (BITSIFT_UNLIKELY(current > max_objects))
         return bitsift__writer_misuse(w, BITSIFT_E_VALUE, "object index beyond max_objects",
-                                      (uint64_t)(uint32_t)max_objects,
-                                      (uint64_t)(uint32_t)current);
+                                      (uint64_t)(uint32_t)max_objects, (uint64_t)(uint32_t)current);
     for (size_t tier = 0; tier < OBJECT_INDEX_TIERS; tier++) {
         bool here = d <= object_index_tiers[tier].max;
         if (!bitsift_write_bool(w, here))

@@ -37,3 +37,19 @@ tests_replay_vectors_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_replay_vectors_LDADD = lib/libbitsift.la $(JANSSON_LIBS)
 TESTS += tests/replay-vectors tests/replay-handmade.sh tests/replay-hostile.sh
 endif
+
+# --- Unit tests (cmocka, TAP through CMOCKA_MESSAGE_OUTPUT) --------------
+noinst_HEADERS += tests/test_util.h
+if HAVE_CMOCKA
+UNIT_TESTS = tests/test-bits tests/test-primitives
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
+UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+UNIT_LDADD = lib/libbitsift.la $(CMOCKA_LIBS) -lm
+tests_test_bits_SOURCES = tests/test_bits.c
+tests_test_bits_CFLAGS = $(UNIT_CFLAGS)
+tests_test_bits_LDADD = $(UNIT_LDADD)
+tests_test_primitives_SOURCES = tests/test_primitives.c
+tests_test_primitives_CFLAGS = $(UNIT_CFLAGS)
+tests_test_primitives_LDADD = $(UNIT_LDADD)
+endif

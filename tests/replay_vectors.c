@@ -232,15 +232,15 @@ enum op_kind {
 typedef struct op {
     enum op_kind kind;
     const char *name;
-    unsigned n;               /* bits width */
-    uint64_t u;               /* bits/uint/float/double pattern, check value */
-    int64_t min, max, value;  /* int, int_relative (min = prev), object index */
-    int64_t max_objects;      /* object index */
-    float fmin, fmax, fres;   /* compressed_float */
-    uint32_t read_bits;       /* compressed_float: what the reader returns */
-    int64_t max_integer;      /* compressed_float step count, -1 if absent */
-    int64_t wire_bits;        /* compressed_float width, -1 if absent */
-    uint8_t *data;            /* bytes / string payload */
+    unsigned n;              /* bits width */
+    uint64_t u;              /* bits/uint/float/double pattern, check value */
+    int64_t min, max, value; /* int, int_relative (min = prev), object index */
+    int64_t max_objects;     /* object index */
+    float fmin, fmax, fres;  /* compressed_float */
+    uint32_t read_bits;      /* compressed_float: what the reader returns */
+    int64_t max_integer;     /* compressed_float step count, -1 if absent */
+    int64_t wire_bits;       /* compressed_float width, -1 if absent */
+    uint8_t *data;           /* bytes / string payload */
     size_t len, bufsize;
     int64_t bit_pos, bit_len; /* informational, -1 if absent */
 } op;
@@ -669,8 +669,8 @@ static bool write_ops(bitsift_writer *w, const vector *v, vector_error *e)
             return writer_failed(e, w, i, o);
         uint64_t cost = bitsift_writer_bit_pos(w) - before;
         if (o->bit_len >= 0 && cost != (uint64_t)o->bit_len)
-            return fail(e, "write op %zu (%s) took %" PRIu64 " bits, expected %" PRId64, i,
-                        o->name, cost, o->bit_len);
+            return fail(e, "write op %zu (%s) took %" PRIu64 " bits, expected %" PRId64, i, o->name,
+                        cost, o->bit_len);
         if (o->kind == OP_COMPRESSED_FLOAT && (o->max_integer >= 0 || o->wire_bits >= 0)) {
             uint32_t steps;
             unsigned bits;
@@ -684,8 +684,8 @@ static bool write_ops(bitsift_writer *w, const vector *v, vector_error *e)
 }
 
 /* Compare what a writer produced with the expected bytes. */
-static bool same_output(const uint8_t *got, uint64_t got_bits, const uint8_t *want,
-                        size_t want_len, int64_t want_bits, vector_error *e)
+static bool same_output(const uint8_t *got, uint64_t got_bits, const uint8_t *want, size_t want_len,
+                        int64_t want_bits, vector_error *e)
 {
     char a[128], b[128];
     size_t got_len = (size_t)((got_bits + 7) / 8);
@@ -731,8 +731,8 @@ static bool replay_stream(const json_t *root, const vector *v, vector_error *e)
         return fail(e, "out of memory");
     bitsift_writer w;
     bitsift_writer_init(&w, out, MAX_STREAM_BYTES);
-    bool ok = write_ops(&w, v, e) && same_output(out, bitsift_writer_bit_pos(&w), v->hex,
-                                                 v->hex_len, bits_written, e);
+    bool ok = write_ops(&w, v, e) &&
+              same_output(out, bitsift_writer_bit_pos(&w), v->hex, v->hex_len, bits_written, e);
     free(out);
     if (!ok)
         return false;
@@ -780,7 +780,8 @@ static bool replay_reject(const json_t *root, const vector *v, vector_error *e)
         return false;
     if (!kind_name || !kind_from_name(kind_name, &kind) || kind == BITSIFT_OK)
         return fail(e, "bad vector: unknown fail_kind");
-    if (json_object_get(root, "fail_bit") && !get_ranged(root, "fail_bit", 0, INT64_MAX, &fail_bit, e))
+    if (json_object_get(root, "fail_bit") &&
+        !get_ranged(root, "fail_bit", 0, INT64_MAX, &fail_bit, e))
         return false;
 
     /* The undamaged stream must be what we write. */
@@ -835,8 +836,7 @@ static bool replay_reject(const json_t *root, const vector *v, vector_error *e)
     return ok;
 }
 
-static bool get_framing(const json_t *root, const char *id_key, bitsift_framing *f,
-                        vector_error *e)
+static bool get_framing(const json_t *root, const char *id_key, bitsift_framing *f, vector_error *e)
 {
     uint64_t id, end = BITSIFT_CHECK_END_OF_PACKET;
     int64_t types;
