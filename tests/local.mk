@@ -41,7 +41,7 @@ endif
 # --- Unit tests (cmocka, TAP through CMOCKA_MESSAGE_OUTPUT) --------------
 noinst_HEADERS += tests/test_util.h
 if HAVE_CMOCKA
-UNIT_TESTS = tests/test-bits tests/test-primitives
+UNIT_TESTS = tests/test-bits tests/test-primitives tests/test-failure
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -52,4 +52,18 @@ tests_test_bits_LDADD = $(UNIT_LDADD)
 tests_test_primitives_SOURCES = tests/test_primitives.c
 tests_test_primitives_CFLAGS = $(UNIT_CFLAGS)
 tests_test_primitives_LDADD = $(UNIT_LDADD)
+tests_test_failure_SOURCES = tests/test_failure.c
+tests_test_failure_CFLAGS = $(UNIT_CFLAGS)
+tests_test_failure_LDADD = $(UNIT_LDADD)
+tests_test_packet_SOURCES = tests/test_packet.c
+tests_test_packet_CFLAGS = $(UNIT_CFLAGS) $(ZLIB_CFLAGS)
+tests_test_packet_LDADD = $(UNIT_LDADD) $(ZLIB_LIBS)
+# The CRC32 baseline is zlib's crc32().
+if HAVE_ZLIB
+check_PROGRAMS += tests/test-crc32 tests/test-packet
+TESTS += tests/test-crc32 tests/test-packet
+tests_test_crc32_SOURCES = tests/test_crc32.c
+tests_test_crc32_CFLAGS = $(UNIT_CFLAGS) $(ZLIB_CFLAGS)
+tests_test_crc32_LDADD = $(UNIT_LDADD) $(ZLIB_LIBS)
+endif
 endif
