@@ -41,7 +41,8 @@ endif
 # --- Unit tests (cmocka, TAP through CMOCKA_MESSAGE_OUTPUT) --------------
 noinst_HEADERS += tests/test_util.h
 if HAVE_CMOCKA
-UNIT_TESTS = tests/test-bits tests/test-primitives tests/test-failure
+UNIT_TESTS = tests/test-bits tests/test-primitives tests/test-failure tests/test-serialize \
+	tests/test-random-reader
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -55,6 +56,12 @@ tests_test_primitives_LDADD = $(UNIT_LDADD)
 tests_test_failure_SOURCES = tests/test_failure.c
 tests_test_failure_CFLAGS = $(UNIT_CFLAGS)
 tests_test_failure_LDADD = $(UNIT_LDADD)
+tests_test_serialize_SOURCES = tests/test_serialize.c
+tests_test_serialize_CFLAGS = $(UNIT_CFLAGS)
+tests_test_serialize_LDADD = $(UNIT_LDADD)
+tests_test_random_reader_SOURCES = tests/test_random_reader.c
+tests_test_random_reader_CFLAGS = $(UNIT_CFLAGS)
+tests_test_random_reader_LDADD = $(UNIT_LDADD)
 tests_test_packet_SOURCES = tests/test_packet.c
 tests_test_packet_CFLAGS = $(UNIT_CFLAGS) $(ZLIB_CFLAGS)
 tests_test_packet_LDADD = $(UNIT_LDADD) $(ZLIB_LIBS)
