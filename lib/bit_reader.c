@@ -93,7 +93,9 @@ bool bitsift_read_bytes_view(bitsift_reader *r, size_t n, const uint8_t **view)
                                    n > (UINT64_MAX >> 3) ? UINT64_MAX : (uint64_t)n << 3,
                                    bitsift_reader_bits_left(r));
     }
-    *view = r->data + byte;
+    /* n == 0 may come with data == NULL (a reader over (NULL, 0)): no
+     * pointer arithmetic on NULL, even + 0. */
+    *view = n ? r->data + byte : r->data ? r->data + byte : NULL;
     r->bit_pos += (uint64_t)n << 3;
     return true;
 }
@@ -122,13 +124,16 @@ bool bitsift_read_string_view(bitsift_reader *r, size_t bufsize, const uint8_t *
         return false;
     /* The string starts after the alignment: report offsets from there. */
     at = r->bit_pos - ((uint64_t)length << 3);
-    const void *nul = memchr(*view, 0, (size_t)length);
-    if (BITSIFT_UNLIKELY(nul != NULL))
-        return bitsift_reader_fail(r, BITSIFT_E_STRING, at, "NUL byte inside string", 0,
-                                   (uint64_t)((const uint8_t *)nul - *view));
-    size_t valid = bitsift__utf8_valid_prefix(*view, (size_t)length);
-    if (BITSIFT_UNLIKELY(valid != (size_t)length))
-        return bitsift_reader_fail(r, BITSIFT_E_STRING, at, "invalid UTF-8 in string", 0, valid);
+    if (length) { /* *view may be NULL when the string is empty */
+        const void *nul = memchr(*view, 0, (size_t)length);
+        if (BITSIFT_UNLIKELY(nul != NULL))
+            return bitsift_reader_fail(r, BITSIFT_E_STRING, at, "NUL byte inside string", 0,
+                                       (uint64_t)((const uint8_t *)nul - *view));
+        size_t valid = bitsift__utf8_valid_prefix(*view, (size_t)length);
+        if (BITSIFT_UNLIKELY(valid != (size_t)length))
+            return bitsift_reader_fail(r, BITSIFT_E_STRING, at, "invalid UTF-8 in string", 0,
+                                       valid);
+    }
     if (len)
         *len = (size_t)length;
     return true;
@@ -140,7 +145,8 @@ bool bitsift_read_string(bitsift_reader *r, char *buf, size_t bufsize, size_t *l
     size_t n;
     if (!bitsift_read_string_view(r, bufsize, &view, &n))
         return false;
-    memcpy(buf, view, n);
+    if (n) /* view may be NULL when n is 0 */
+        memcpy(buf, view, n);
     buf[n] = '\0';
     if (len)
         *len = n;

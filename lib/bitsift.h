@@ -377,7 +377,9 @@ bool bitsift_read_int_relative(bitsift_reader *r, int32_t previous, int32_t *cur
 
 /* object index (the article's scene_d ladder): +1, then [2,5], [6,13],
  * [14,29], [30,61], [62,125], else int(d, 126, max_objects + 1).
- * *current = previous + d. max_objects must be at least 1. */
+ * *current = previous + d, which must not exceed max_objects (indices run
+ * 0..max_objects, max_objects being the article's end marker): a larger
+ * one fails with range. max_objects must be at least 1. */
 bool bitsift_read_object_index(bitsift_reader *r, int32_t previous, int32_t max_objects,
                                int32_t *current);
 
@@ -462,7 +464,8 @@ bool bitsift_write_string_n(bitsift_writer *w, const void *text, size_t len, siz
 bool bitsift_write_check(bitsift_writer *w, uint32_t value);
 /* int_relative: previous < current (signed 32-bit). */
 bool bitsift_write_int_relative(bitsift_writer *w, int32_t previous, int32_t current);
-/* object index: previous < current <= previous + max_objects + 1. */
+/* object index: previous < current <= max_objects and
+ * current - previous <= max_objects + 1. */
 bool bitsift_write_object_index(bitsift_writer *w, int32_t previous, int32_t max_objects,
                                 int32_t current);
 /* sequence_relative: sequence2 != sequence1. */
@@ -524,9 +527,11 @@ enum { BITSIFT_READ = 0, BITSIFT_WRITE = 1, BITSIFT_MEASURE = 2 };
         return false;                                                       \
     } while (0)
 
+/* In READ mode the destination is only stored to, never loaded: it may be
+ * uninitialised (loading an indeterminate bool or enum is undefined). */
 #define BITSIFT__SERIALIZE_SCALAR(stream, mode, value, ctype, read_call, write_call) \
     do {                                                                             \
-        ctype bitsift_v_ = (ctype)(value);                                           \
+        ctype bitsift_v_ = (mode) == BITSIFT_READ ? (ctype)0 : (ctype)(value);       \
         bool bitsift_ok_ = (mode) == BITSIFT_READ                                    \
                                ? read_call((bitsift_reader *)(stream), &bitsift_v_)  \
                                : write_call((bitsift_writer *)(stream), bitsift_v_); \
@@ -559,7 +564,7 @@ enum { BITSIFT_READ = 0, BITSIFT_WRITE = 1, BITSIFT_MEASURE = 2 };
  * arguments between the stream and the value. */
 #define BITSIFT__SERIALIZE_WITH(stream, mode, value, ctype, read_fn, write_fn, ...)             \
     do {                                                                                        \
-        ctype bitsift_v_ = (ctype)(value);                                                      \
+        ctype bitsift_v_ = (mode) == BITSIFT_READ ? (ctype)0 : (ctype)(value);                  \
         bool bitsift_ok_ = (mode) == BITSIFT_READ                                               \
                                ? read_fn((bitsift_reader *)(stream), __VA_ARGS__, &bitsift_v_)  \
                                : write_fn((bitsift_writer *)(stream), __VA_ARGS__, bitsift_v_); \
