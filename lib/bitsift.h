@@ -377,7 +377,9 @@ bool bitsift_read_int_relative(bitsift_reader *r, int32_t previous, int32_t *cur
 
 /* object index (the article's scene_d ladder): +1, then [2,5], [6,13],
  * [14,29], [30,61], [62,125], else int(d, 126, max_objects + 1).
- * *current = previous + d. max_objects must be at least 1. */
+ * *current = previous + d, which must not exceed max_objects (indices run
+ * 0..max_objects, max_objects being the article's end marker): a larger
+ * one fails with range. max_objects must be at least 1. */
 bool bitsift_read_object_index(bitsift_reader *r, int32_t previous, int32_t max_objects,
                                int32_t *current);
 
@@ -462,7 +464,8 @@ bool bitsift_write_string_n(bitsift_writer *w, const void *text, size_t len, siz
 bool bitsift_write_check(bitsift_writer *w, uint32_t value);
 /* int_relative: previous < current (signed 32-bit). */
 bool bitsift_write_int_relative(bitsift_writer *w, int32_t previous, int32_t current);
-/* object index: previous < current <= previous + max_objects + 1. */
+/* object index: previous < current <= max_objects and
+ * current - previous <= max_objects + 1. */
 bool bitsift_write_object_index(bitsift_writer *w, int32_t previous, int32_t max_objects,
                                 int32_t current);
 /* sequence_relative: sequence2 != sequence1. */
