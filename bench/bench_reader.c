@@ -5,9 +5,12 @@
  *
  * All three read the same 1 MiB of random bytes as a sequence of int(min,
  * max) fields whose widths are random in 1..32 (so the width, and with it
- * any refill branch, is data dependent, as in a real schema), taking
- * min/max/width from the same field table, and all three must return the
- * same sum of values:
+ * any refill branch, is data dependent, as in a real schema). All three
+ * take each field as its (min, max) pair from the same table, as a schema
+ * gives it, work out its width the same way (bits_required: the
+ * significant bits of max - min) and add min to the raw value, so that the
+ * only differences are the reader design and its checks; all three must
+ * return the same sum of values:
  *
  *   checked     bitsift_read_int(): bounds check on every read, range check,
  *               sticky failure, never a load outside the buffer;
@@ -32,18 +35,25 @@
 struct field {
     int64_t min;
     int64_t max;
-    unsigned width;
 };
+
+/* bits_required(min, max) for min < max, as every reader here computes it. */
+static inline unsigned field_width(const struct field *f)
+{
+    return 64u - (unsigned)__builtin_clzll((uint64_t)f->max - (uint64_t)f->min);
+}
 
 static struct field table[TABLE_FIELDS];
 static size_t field_count; /* fields that fit in DATA_BYTES */
+
 
 static __attribute__((noinline)) uint64_t read_checked(const uint8_t *data, size_t size)
 {
     bitsift_reader r;
     bitsift_reader_init(&r, data, size);
     uint64_t sum = 0;
-    for (size_t i = 0; i < field_count; i++) {
+    const size_t count = field_count;
+    for (size_t i = 0; i < count; i++) {
         const struct field *f = &table[i & (TABLE_FIELDS - 1)];
         int64_t v;
         if (!bitsift_read_int(&r, f->min, f->max, &v)) {
@@ -68,10 +78,12 @@ static inline uint64_t load_le64(const uint8_t *p)
 static __attribute__((noinline)) uint64_t read_window(const uint8_t *padded)
 {
     uint64_t pos = 0, sum = 0;
-    for (size_t i = 0; i < field_count; i++) {
+    const size_t count = field_count;
+    for (size_t i = 0; i < count; i++) {
         const struct field *f = &table[i & (TABLE_FIELDS - 1)];
-        uint64_t raw = (load_le64(padded + (pos >> 3)) >> (pos & 7)) & (~0ull >> (64 - f->width));
-        pos += f->width;
+        unsigned width = field_width(f);
+        uint64_t raw = (load_le64(padded + (pos >> 3)) >> (pos & 7)) & (~0ull >> (64 - width));
+        pos += width;
         sum += (uint64_t)f->min + raw;
     }
     return sum;
@@ -110,9 +122,10 @@ static __attribute__((noinline)) uint64_t read_refill(const uint8_t *data, size_
 {
     struct refill_reader r = {(const uint32_t *)(const void *)data, 0, 0, (int)(size * 8), 0, 0};
     uint64_t sum = 0;
-    for (size_t i = 0; i < field_count; i++) {
+    const size_t count = field_count;
+    for (size_t i = 0; i < count; i++) {
         const struct field *f = &table[i & (TABLE_FIELDS - 1)];
-        int bits = (int)f->width;
+        int bits = (int)field_width(f);
         if (r.bits_read + bits > r.total_bits) { /* WouldReadPastEnd */
             fprintf(stderr, "bench_reader: refill read past end at field %zu\n", i);
             exit(1);
@@ -146,10 +159,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < TABLE_FIELDS; i++) {
         unsigned w = 1 + (unsigned)(bench_random(&seed) % 32);
         int64_t min = (int64_t)(int32_t)(uint32_t)bench_random(&seed);
-        table[i] = (struct field){min, min + (int64_t)((1ull << w) - 1), w};
+        table[i] = (struct field){min, min + (int64_t)((1ull << w) - 1)};
     }
-    while (total_bits + table[field_count & (TABLE_FIELDS - 1)].width <= DATA_BYTES * 8ull)
-        total_bits += table[field_count++ & (TABLE_FIELDS - 1)].width;
+    while (total_bits + field_width(&table[field_count & (TABLE_FIELDS - 1)]) <= DATA_BYTES * 8ull)
+        total_bits += field_width(&table[field_count++ & (TABLE_FIELDS - 1)]);
 
     unsigned reps = bench_reps();
     /* Each round reads the buffer `passes` times per reader (~15 ms). */
