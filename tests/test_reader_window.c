@@ -1,5 +1,5 @@
 /*
- * reader_window.c -- differential test of the inline bit reader's two
+ * test_reader_window.c -- differential test of the inline bit reader's two
  * paths: the fast path (one 8-byte load straight from the buffer while the
  * read ends at or below fast_limit) and the slow path (tail copy, widths
  * above 57, overflow). Every width 1..64 at every bit position of buffers
