@@ -130,7 +130,8 @@ uint32_t bitsift_hash_name(const char *name, uint32_t seed);
  * 0xFFFFFFFF): start with crc = 0, feed the result back to continue.
  * bitsift_crc32(0, "123456789", 9) == 0xCBF43926. */
 uint32_t bitsift_crc32(uint32_t crc, const void *data, size_t size);
-/* Which implementation bitsift_crc32 uses ("libdeflate", "slice-by-8"). */
+/* Which implementation bitsift_crc32 uses ("isa-l", "libdeflate",
+ * "slice-by-8"). */
 const char *bitsift_crc32_implementation(void);
 
 /* ------------------------------------------------------------------ */
