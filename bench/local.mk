@@ -4,8 +4,8 @@
 #
 #   make bench                 all sections, BENCH_REPS=9 repetitions
 #   make bench BENCH_REPS=21   steadier medians on a busy machine
-bench_programs = bench/bench_reader bench/bench_crc
-EXTRA_PROGRAMS += bench/bench_reader bench/bench_crc
+bench_programs = bench/bench_reader bench/bench_crc bench/pcap_loop
+EXTRA_PROGRAMS += bench/bench_reader bench/bench_crc bench/pcap_loop
 EXTRA_DIST += bench/run.sh
 CLEANFILES += $(bench_programs)
 noinst_HEADERS += bench/bench_util.h
@@ -25,6 +25,10 @@ bench_bench_crc_CPPFLAGS = $(AM_CPPFLAGS) $(ZLIB_CFLAGS)
 if HAVE_ZLIB
 bench_bench_crc_CPPFLAGS += -DBENCH_HAVE_ZLIB
 endif
+
+bench_pcap_loop_SOURCES = bench/pcap_loop.c
+bench_pcap_loop_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+bench_pcap_loop_LDADD = $(PCAP_LIBS)
 
 BENCH_REPS = 9
 bench: $(bench_programs) $(bin_PROGRAMS)

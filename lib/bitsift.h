@@ -311,16 +311,16 @@ static inline bool bitsift_read_int(bitsift_reader *r, int64_t min, int64_t max,
     uint64_t span = (uint64_t)max - (uint64_t)min;
     uint64_t raw = 0;
     if (BITSIFT_LIKELY(min < max)) {
-        /* bitsift_read_bits written out for a width of top + 1 bits, top
-         * being the index of span's highest 1 bit (bsr on x86): the width
-         * test becomes top < 57 and the mask ~0 >> (63 - top). */
-        uint64_t top = 63u ^ (unsigned)__builtin_clzll(span);
-        uint64_t at = r->bit_pos, end = at + top + 1;
-        if (BITSIFT_LIKELY(top < 57 && end <= r->fast_limit)) {
-            raw = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) & (~0ull >> (63 - top));
+        /* bitsift_read_bits written out for a width of 64 - lz bits, lz
+         * being the leading zeros of span: the width test becomes lz >= 7
+         * and the mask a shift left and back by lz. */
+        unsigned lz = (unsigned)__builtin_clzll(span);
+        uint64_t at = r->bit_pos, end = at + 64 - lz;
+        if (BITSIFT_LIKELY(lz >= 7 && end <= r->fast_limit)) {
+            raw = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) << lz >> lz;
             r->bit_pos = end;
         } else {
-            bitsift__bits_result slow = bitsift__read_bits_slow(r, (unsigned)top + 1);
+            bitsift__bits_result slow = bitsift__read_bits_slow(r, 64 - lz);
             if (!slow.ok)
                 return false;
             raw = slow.value;
