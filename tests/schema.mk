@@ -62,3 +62,8 @@ dist_pkgdata_DATA += \
 	examples/shooter.bss \
 	examples/article.bss \
 	examples/scenes.bss
+
+check_PROGRAMS += tests/schema/decode_test
+tests_schema_decode_test_SOURCES = tests/schema/decode_test.c
+tests_schema_decode_test_LDADD = lib/libbitsift.la -lm
+TESTS += tests/schema/decode_test
