@@ -61,7 +61,8 @@ SCHEMA_CORPUS_FILES = \
 dist_pkgdata_DATA += \
 	examples/shooter.bss \
 	examples/article.bss \
-	examples/scenes.bss
+	examples/scenes.bss \
+	examples/robocat.bss
 
 check_PROGRAMS += tests/schema/decode_test
 tests_schema_decode_test_SOURCES = tests/schema/decode_test.c
