@@ -172,3 +172,63 @@ long capture_for_each_udp(const void *data, size_t size, capture_udp_fn udp, voi
     capture_close(c);
     return frames;
 }
+
+/* ------------------------------------------------------------------ */
+/* Writing: a classic pcap (microsecond timestamps, Ethernet), as       */
+/* tcpdump -w writes it.                                                */
+/* ------------------------------------------------------------------ */
+
+struct capture_writer {
+    pcap_t *dead;
+    pcap_dumper_t *dumper;
+};
+
+capture_writer *capture_writer_open(const char *path, char error[CAPTURE_ERROR_SIZE])
+{
+    capture_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        set_error(error, "out of memory");
+        return NULL;
+    }
+    w->dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 262144,
+                                                   PCAP_TSTAMP_PRECISION_MICRO);
+    if (!w->dead) {
+        set_error(error, "cannot create a pcap writer");
+        free(w);
+        return NULL;
+    }
+    w->dumper = pcap_dump_open(w->dead, path);
+    if (!w->dumper) {
+        snprintf(error, CAPTURE_ERROR_SIZE, "%s", pcap_geterr(w->dead));
+        pcap_close(w->dead);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+int capture_writer_write(capture_writer *w, int64_t sec, uint32_t nsec, const uint8_t *frame,
+                         size_t size)
+{
+    struct pcap_pkthdr header;
+    memset(&header, 0, sizeof header);
+    header.ts.tv_sec = (time_t)sec;
+    header.ts.tv_usec = (suseconds_t)(nsec / 1000);
+    header.caplen = header.len = (bpf_u_int32)size;
+    pcap_dump((u_char *)w->dumper, &header, frame);
+    return 0;
+}
+
+int capture_writer_close(capture_writer *w)
+{
+    if (!w)
+        return 0;
+    int failed = pcap_dump_flush(w->dumper) != 0;
+    FILE *fp = pcap_dump_file(w->dumper);
+    if (fp && ferror(fp))
+        failed = 1;
+    pcap_dump_close(w->dumper);
+    pcap_close(w->dead);
+    free(w);
+    return failed ? -1 : 0;
+}

@@ -72,4 +72,13 @@ void capture_close(capture *c);
 typedef void (*capture_udp_fn)(void *ctx, uint64_t frame_number, const struct decap_result *udp);
 long capture_for_each_udp(const void *data, size_t size, capture_udp_fn udp, void *ctx);
 
+/* Write a classic pcap of Ethernet frames with microsecond timestamps
+ * ("-" is standard output). */
+typedef struct capture_writer capture_writer;
+capture_writer *capture_writer_open(const char *path, char error[CAPTURE_ERROR_SIZE]);
+int capture_writer_write(capture_writer *w, int64_t sec, uint32_t nsec, const uint8_t *frame,
+                         size_t size);
+/* Flush and close; -1 when a write failed. NULL is fine. */
+int capture_writer_close(capture_writer *w);
+
 #endif /* BITSIFT_CAPTURE_H */

@@ -34,11 +34,16 @@ struct walk {
     int stopped;
 };
 
+static void *problem_ctx(const struct walk *w)
+{
+    return w->handler->problem_ctx ? w->handler->problem_ctx : w->handler->ctx;
+}
+
 static void problem(struct walk *w, const char *source, uint64_t index, const char *message)
 {
     w->counts->errors++;
     if (w->handler->problem)
-        w->handler->problem(w->handler->ctx, source, index, message);
+        w->handler->problem(problem_ctx(w), source, index, message);
 }
 
 static void problem_errno(struct walk *w, const char *source, const char *what)
@@ -103,7 +108,7 @@ static void frame_not_decoded(struct walk *w, const char *source, uint64_t index
         break;
     }
     if (w->handler->problem)
-        w->handler->problem(w->handler->ctx, source, index, message);
+        w->handler->problem(problem_ctx(w), source, index, message);
 }
 
 static void read_capture(struct walk *w, const char *source, capture *c)

@@ -41,6 +41,7 @@ struct input_handler {
     /* Something could not be read: `index` is the frame number, 0 when
      * the problem is with the input as a whole. */
     void (*problem)(void *ctx, const char *source, uint64_t index, const char *message);
+    void *problem_ctx; /* passed to `problem` instead of ctx when set */
 };
 
 struct input_options {

@@ -22,6 +22,8 @@ void out_init(struct out *o, FILE *fp)
 
 void out_flush(struct out *o)
 {
+    if (!o->fp)
+        return;
     if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
         o->failed = 1;
     o->len = 0;
@@ -35,13 +37,44 @@ int out_finish(struct out *o)
     free(o->buf);
     o->buf = NULL;
     o->cap = 0;
-    if (ferror(o->fp))
+    if (o->fp && ferror(o->fp))
         o->failed = 1;
     return o->failed ? -1 : 0;
 }
 
+/* A memory buffer (fp NULL) grows; it is bounded by what the caller puts in. */
+static int out_grow(struct out *o, size_t size)
+{
+    size_t cap = o->cap ? o->cap : 256;
+    while (cap - o->len < size)
+        cap *= 2;
+    char *b = realloc(o->buf, cap);
+    if (!b) {
+        o->failed = 1;
+        return -1;
+    }
+    o->buf = b;
+    o->cap = cap;
+    return 0;
+}
+
+void out_init_memory(struct out *o)
+{
+    o->fp = NULL;
+    o->buf = NULL;
+    o->cap = o->len = 0;
+    o->failed = 0;
+}
+
 void out_bytes(struct out *o, const void *data, size_t size)
 {
+    if (!o->fp) {
+        if (o->cap - o->len < size && out_grow(o, size) != 0)
+            return;
+        memcpy(o->buf + o->len, data, size);
+        o->len += size;
+        return;
+    }
     if (o->cap - o->len < size) {
         if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
             o->failed = 1;

@@ -14,13 +14,15 @@
 #include <stdio.h>
 
 struct out {
-    FILE *fp;
+    FILE *fp; /* NULL: a memory buffer */
     char *buf;
     size_t len, cap;
     int failed; /* a write failed (disk full, closed pipe) */
 };
 
 void out_init(struct out *o, FILE *fp);
+/* A growing memory buffer instead of a stream: o->buf, o->len hold the text. */
+void out_init_memory(struct out *o);
 /* Flush and free; returns 0, or -1 when any write failed. */
 int out_finish(struct out *o);
 void out_flush(struct out *o);
