@@ -906,6 +906,11 @@ typedef struct bitsift_value {
 #define BITSIFT_EVENT_ABSENT  0x1u /* conditional field not sent: value is its default, 0 bits */
 #define BITSIFT_EVENT_DERIVED 0x2u /* computed, not sent (smallest-three's largest component) */
 #define BITSIFT_EVENT_FRAMING 0x4u /* prefix, crc, type, end check */
+/* Array bookkeeping: an inline count, a presence bit (sparse flags), an
+ * element index or the sentinel. Such an event has type ARRAY and the
+ * array's id; its path names the array (count, sentinel) or the element
+ * (presence bit, index). Leaf events plus these account for every bit. */
+#define BITSIFT_EVENT_ARRAY_META 0x8u
 
 /*
  * One field as the decoder meets it. Everything it points to is valid
