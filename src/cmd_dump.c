@@ -125,6 +125,10 @@ static bool on_field(void *ctx, const bitsift_event *ev)
               !(ev->flags & (BITSIFT_EVENT_ABSENT | BITSIFT_EVENT_DERIVED));
     columns(d, "  ", ev->bit, ev->bits, raw);
     path_of(o, ev);
+    if (ev->flags & BITSIFT_EVENT_ARRAY_META)
+        out_str(o, ev->value.kind == BITSIFT_VALUE_BOOL ? " (present)"
+                   : ev->path_len && ev->path[ev->path_len - 1] == ']' ? " (index)"
+                                                                      : " (count)");
     out_str(o, " = ");
     fields_write_text_value(o, ev);
     if (ev->flags & BITSIFT_EVENT_ABSENT)

@@ -454,7 +454,7 @@ static int write_packet(struct encode_run *e, json_t *record, size_t size)
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/packet-%06llu.bin", e->dir,
-             (unsigned long long)(e->written + 1));
+             (unsigned long long)e->records);
     FILE *fp = fopen(path, "wb");
     if (!fp || fwrite(e->packet, 1, size, fp) != size || fclose(fp) != 0) {
         cli_error("%s: cannot write: %s", path, strerror(errno));

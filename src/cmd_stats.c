@@ -70,6 +70,9 @@ static void add_bits(struct schema_stats *s, const bitsift_event *ev)
 
 static bool on_field(void *ctx, const bitsift_event *ev)
 {
+    /* Array counts and indices are inside the array's total (leave). */
+    if (ev->flags & BITSIFT_EVENT_ARRAY_META)
+        return true;
     add_bits(((struct stats_run *)ctx)->active, ev);
     return true;
 }
@@ -235,7 +238,8 @@ static void print_text(const struct stats_run *r)
                 bitsift_field_info info;
                 if (!bitsift_schema_field_info(s->schema, ts->ids[j], &info))
                     continue;
-                if (info.type == BITSIFT_FIELD_ALIGN && s->fields[ts->ids[j]].max == 0)
+                if (info.depth == 0 ||
+                    (info.type == BITSIFT_FIELD_ALIGN && s->fields[ts->ids[j]].max == 0))
                     continue;
                 text_row(r, &s->fields[ts->ids[j]], ts->packets, info.depth, info.path);
             }
@@ -327,7 +331,7 @@ static int print_json(const struct stats_run *r)
             }
             for (size_t j = 0; j < ts->id_count; j++) {
                 bitsift_field_info info;
-                if (!bitsift_schema_field_info(s->schema, ts->ids[j], &info))
+                if (!bitsift_schema_field_info(s->schema, ts->ids[j], &info) || info.depth == 0)
                     continue;
                 out_str(&o, fsep);
                 fsep = ",";

@@ -5,8 +5,10 @@
  * vectors and quaternions are objects, arrays are arrays, enums print by
  * name, bytes as a hex string. Fields the encoder does not need are left
  * out: framing (CRC, type, end check: the record says the type), checks and
- * alignment (fixed by the schema), absent conditional fields and derived
- * values. An element of a sparse array whose index differs from its
+ * alignment (fixed by the schema), absent conditional fields, and array
+ * counts and indices (the array itself says them). A smallest-three
+ * quaternion keeps all four components (the encoder needs them) and the
+ * index of the largest. An element of a sparse array whose index differs from its
  * position carries it: {"@index": 7, ...} for a struct, {"@index": 7,
  * "@value": v} for a scalar ('@' cannot start a schema name).
  */
@@ -135,7 +137,7 @@ void fields_write_text_value(struct out *o, const bitsift_event *ev)
 /* Fields left out of JSON (see the top of the file). */
 static int json_skips(const bitsift_event *ev)
 {
-    if (ev->flags & (BITSIFT_EVENT_FRAMING | BITSIFT_EVENT_ABSENT | BITSIFT_EVENT_DERIVED))
+    if (ev->flags & (BITSIFT_EVENT_FRAMING | BITSIFT_EVENT_ABSENT | BITSIFT_EVENT_ARRAY_META))
         return 1;
     return ev->type == BITSIFT_FIELD_ALIGN || ev->type == BITSIFT_FIELD_CHECK;
 }
@@ -198,6 +200,8 @@ static bool on_field(void *ctx, const bitsift_event *ev)
             out_char(o, '}');
         return true;
     }
+    if (ev->flags & BITSIFT_EVENT_ARRAY_META)
+        return true; /* counts and indices show as the elements themselves */
     text_label(p, ev);
     out_str(o, " = ");
     fields_write_text_value(o, ev);
@@ -209,10 +213,18 @@ static bool on_field(void *ctx, const bitsift_event *ev)
     return true;
 }
 
+/* The packet's own root struct: its fields print at the top level. */
+static int is_root(const bitsift_event *ev)
+{
+    return ev->depth == 0 && ev->index < 0;
+}
+
 static bool on_enter(void *ctx, const bitsift_event *ev)
 {
     struct fields_printer *p = ctx;
     struct out *o = p->o;
+    if (is_root(ev))
+        return true;
     int is_array = ev->type == BITSIFT_FIELD_ARRAY;
     int wrapped_array = 0;
     if (p->json) {
@@ -262,14 +274,13 @@ static void close_container(struct fields_printer *p)
 static bool on_leave(void *ctx, const bitsift_event *ev)
 {
     struct fields_printer *p = ctx;
-    if (p->depth == 0)
+    if (p->depth == 0 || is_root(ev))
         return true;
     p->depth--;
     if (p->json) {
         close_container(p);
         p->need_comma = 1;
     }
-    (void)ev;
     return true;
 }
 
