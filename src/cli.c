@@ -107,6 +107,8 @@ void cli_report_problem(void *ctx, const char *source, uint64_t index, const cha
 {
     struct cli *c = ctx;
     c->trouble = 1;
+    if (c->stdout_buffer)
+        out_flush(c->stdout_buffer);
     fflush(stdout);
     if (index)
         fprintf(stderr, "%s: %s:packet %llu: %s\n", cli_program, source,

@@ -11,6 +11,7 @@
 
 #include "bitsift.h"
 #include "input.h"
+#include "out.h"
 
 /* Exit statuses (documented in bitsift(1)). */
 #define EXIT_VALID   0 /* all packets valid, command done */
@@ -46,6 +47,9 @@ struct cli {
     char *bpf; /* the filter handed to libpcap (-f and -p combined) */
     /* Set when any input problem was reported. */
     int trouble;
+    /* The command's buffered stdout, flushed before a message goes to
+     * stderr so that the two stay in order on a terminal. */
+    struct out *stdout_buffer;
 };
 
 /* The program name for messages ("bitsift"). */

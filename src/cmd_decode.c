@@ -47,8 +47,10 @@ static void text_header(struct decode_run *d, const struct input_packet *p,
     out_str(o, ": ");
     if (schema) {
         out_str(o, bitsift_schema_name(schema));
-        out_char(o, ' ');
-        out_str(o, res->packet_name ? res->packet_name : "?");
+        if (res->packet_name) {
+            out_char(o, ' ');
+            out_str(o, res->packet_name);
+        }
     } else {
         out_str(o, "unknown protocol");
     }
@@ -131,6 +133,7 @@ int cmd_decode(struct cli *c)
         return EXIT_TROUBLE;
     struct decode_run d = {.cli = c};
     out_init(&d.out, stdout);
+    c->stdout_buffer = &d.out;
     out_init_memory(&d.scratch);
     /* Several inputs (or a directory of captures): name the source. */
     d.several_inputs = c->input_count > 1;
@@ -140,6 +143,7 @@ int cmd_decode(struct cli *c)
         .ctx = &d, .packet = on_packet, .problem = cli_report_problem, .problem_ctx = c};
     struct input_counts counts = {0};
     input_run(c->inputs, c->input_count, &options, &h, &counts);
+    c->stdout_buffer = NULL;
     int failed = out_finish(&d.out) != 0;
     out_finish(&d.scratch);
     cli_report_counts(c, &counts);

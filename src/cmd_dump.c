@@ -279,12 +279,14 @@ int cmd_dump(struct cli *c)
         return EXIT_TROUBLE;
     struct dump_run d = {.cli = c};
     out_init(&d.out, stdout);
+    c->stdout_buffer = &d.out;
     struct input_options options;
     cli_input_options(c, &options);
     struct input_handler h = {
         .ctx = &d, .packet = on_packet, .problem = cli_report_problem, .problem_ctx = c};
     struct input_counts counts = {0};
     input_run(c->inputs, c->input_count, &options, &h, &counts);
+    c->stdout_buffer = NULL;
     int failed = out_finish(&d.out) != 0;
     cli_report_counts(c, &counts);
     if (failed) {

@@ -213,6 +213,7 @@ int cmd_validate(struct cli *c)
     memset(&v, 0, sizeof v);
     v.cli = c;
     out_init(&v.out, stdout);
+    c->stdout_buffer = &v.out;
     out_init_memory(&v.line);
     if (c->junit && !(v.junit = junit_create())) {
         cli_error("out of memory");
@@ -231,6 +232,7 @@ int cmd_validate(struct cli *c)
         summary_json(&v, &counts);
     else
         summary_text(&v, &counts);
+    c->stdout_buffer = NULL;
     int failed = out_finish(&v.out) != 0;
     out_finish(&v.line);
     cli_report_counts(c, &counts);

@@ -157,7 +157,7 @@ static enum decap_status decode_ipv4(struct span *s, struct decap_result *out)
         out->fragment_id = be16(s->p + 4);
         out->fragment_offset = offset;
         out->more_fragments = more;
-        return fail(out, DECAP_FRAGMENT, "IPv4 fragment (not reassembled)");
+        return fail(out, DECAP_FRAGMENT, "IPv4 fragment");
     }
     if (protocol != IPPROTO_UDP_)
         return fail(out, DECAP_NOT_UDP, "IPv4 protocol is not UDP");
@@ -237,7 +237,7 @@ static enum decap_status decode_ipv6(struct span *s, struct decap_result *out)
             out->more_fragments = s->p[3] & 1;
             out->fragment_id = be32(s->p + 4);
             if (out->fragment_offset || out->more_fragments)
-                return fail(out, DECAP_FRAGMENT, "IPv6 fragment (not reassembled)");
+                return fail(out, DECAP_FRAGMENT, "IPv6 fragment");
             length = 8; /* an atomic fragment (RFC 6946): carry on */
             break;
         case IPPROTO_ESP_:

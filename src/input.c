@@ -89,9 +89,9 @@ static void frame_not_decoded(struct walk *w, const char *source, uint64_t index
     case DECAP_FRAGMENT:
         w->counts->fragments++;
         snprintf(message, sizeof message,
-                 "%s: id 0x%x, offset %u%s; fragments are not reassembled", r->why,
-                 (unsigned)r->fragment_id, (unsigned)r->fragment_offset,
-                 r->more_fragments ? ", more fragments" : ", last fragment");
+                 "%s (id 0x%x, offset %u, %s) skipped: fragments are not reassembled",
+                 r->why, (unsigned)r->fragment_id, (unsigned)r->fragment_offset,
+                 r->more_fragments ? "more follow" : "last");
         break;
     case DECAP_SNAPPED:
         w->counts->snapped++;

@@ -198,8 +198,9 @@ int junit_write(const struct junit *j, const char *path, double seconds)
             xml_text(fp, c->error_text ? c->error_text : "");
             fputs("</error>\n", fp);
         }
-        fprintf(fp, "      <system-out>%llu packets, %llu invalid</system-out>\n",
-                (unsigned long long)c->packets, (unsigned long long)c->invalid);
+        fprintf(fp, "      <system-out>%llu packet%s, %llu invalid</system-out>\n",
+                (unsigned long long)c->packets, c->packets == 1 ? "" : "s",
+                (unsigned long long)c->invalid);
         fputs("    </testcase>\n", fp);
     }
     fputs("  </testsuite>\n</testsuites>\n", fp);

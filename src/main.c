@@ -3,6 +3,7 @@
  * options every subcommand shares, and dispatch to one file per
  * subcommand (cmd_*.c).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -148,8 +149,8 @@ static int parse_count(const char *text, uint64_t *value)
 
 static void command_help(const struct command *cmd)
 {
-    printf("Usage: %s %s [OPTION]... %s\n%s.\n\nOptions:", cli_program, cmd->name, cmd->usage,
-           cmd->summary);
+    printf("Usage: %s %s [OPTION]... %s\n%c%s.\n\nOptions:", cli_program, cmd->name, cmd->usage,
+           toupper((unsigned char)cmd->summary[0]), cmd->summary + 1);
     for (const char *o = cmd->options; *o; o++) {
         for (const struct option *lo = long_options; lo->name; lo++) {
             int match = lo->val == *o || (*o == 'J' && lo->val == OPT_JUNIT) ||
@@ -196,12 +197,19 @@ int main(int argc, char **argv)
     struct cli c;
     memset(&c, 0, sizeof c);
     c.command = cmd->name;
-    int opt;
+    int opt, longindex;
+    char option_name[64];
     /* Parse the options after the command; '+' is not used so that options
      * may follow the inputs, as with most GNU tools. */
     optind = 2;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":s:f:p:F:c:qo:w:hV", long_options, NULL)) != -1) {
+    while ((longindex = -1,
+            opt = getopt_long(argc, argv, ":s:f:p:F:c:qo:w:hV", long_options, &longindex)) !=
+           -1) {
+        if (longindex >= 0)
+            snprintf(option_name, sizeof option_name, "--%s", long_options[longindex].name);
+        else
+            snprintf(option_name, sizeof option_name, "-%c", opt);
         if (opt == '?')
             return usage_error(cmd->name, "unknown option", argv[optind - 1]);
         if (opt == ':')
@@ -215,7 +223,7 @@ int main(int argc, char **argv)
             return EXIT_VALID;
         }
         if (!allowed(cmd, opt))
-            return usage_error(cmd->name, "option not valid for this command:", argv[optind - 1]);
+            return usage_error(cmd->name, "option not valid for this command:", option_name);
         switch (opt) {
         case 's':
             if (c.schema_path_count == CLI_MAX_SCHEMAS)

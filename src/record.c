@@ -57,7 +57,7 @@ void record_reason(struct out *o, const bitsift_failure *f)
         break;
     case BITSIFT_E_ALIGN:
         out_str(o, " (expected 0, got 0x");
-        out_hex_u64(o, f->got, 1);
+        out_hex_u64(o, f->got, f->got ? (67u - (unsigned)__builtin_clzll(f->got)) / 4 : 1);
         out_char(o, ')');
         break;
     case BITSIFT_E_PROTOCOL:
