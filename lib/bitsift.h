@@ -1065,6 +1065,17 @@ bool bitsift_node_set_value(bitsift_tree *t, bitsift_node *n, const bitsift_valu
 /* Set the index of an element of a sparse array. */
 void bitsift_node_set_index(bitsift_node *n, int64_t index);
 
+/*
+ * Fill the tree (reset first) with a random valid packet of type
+ * `packet_type`: every value inside its range, constraint and enum,
+ * conditions and counts consistent, arrays of random length, so that
+ * bitsift_encode accepts it. The same seed gives the same tree. For
+ * benchmarks, round-trip tests and fuzz seeds. `fill` in 0..100 biases
+ * array lengths and optional parts (0: as empty as allowed, 100: full).
+ */
+bitsift_error bitsift_tree_random(bitsift_tree *t, unsigned packet_type, uint64_t seed,
+                                  unsigned fill);
+
 /* ------------------------------------------------------------------ */
 /* Encoding                                                            */
 /* ------------------------------------------------------------------ */

@@ -24,7 +24,8 @@ lib_libbitsift_la_SOURCES = \
 	lib/schema_detect.c \
 	lib/schema_tree.c \
 	lib/schema_encode.c \
-	lib/schema_print.c
+	lib/schema_print.c \
+	lib/schema_random.c
 lib_libbitsift_la_CFLAGS = $(AM_CFLAGS) $(LIBDEFLATE_CFLAGS)
 lib_libbitsift_la_LIBADD = $(LIBDEFLATE_LIBS) -lm
 # Only bitsift_* symbols leave the library.

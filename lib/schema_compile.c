@@ -102,6 +102,7 @@ int32_t compile_new_op(struct compiler *c, const struct token *at)
     op->slot = -1;
     op->count_slot = -1;
     op->count_for = -1;
+    op->count_cap = INT64_MAX;
     op->base_slot = -1;
     op->reset_head = -1;
     op->reset_next = -1;

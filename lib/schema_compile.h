@@ -50,7 +50,8 @@ struct compiler {
     unsigned cond_depth;  /* inside an if body */
     int32_t array_op;     /* innermost enclosing array op, -1 */
     bool checking_unused;
-    uint32_t expr_start;  /* first item of the condition being parsed */ /* compiling a struct nobody uses, to check it */
+    uint32_t expr_start;
+    const struct token *stmt_name; /* the field being declared, NULL else */  /* first item of the condition being parsed */ /* compiling a struct nobody uses, to check it */
     int32_t parent_field; /* field id of the enclosing struct/array */
     char path[BITSIFT_PATH_MAX]; /* schema path of the enclosing container */
     size_t path_len;

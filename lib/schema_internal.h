@@ -112,6 +112,7 @@ struct schema_op {
     uint32_t check;      /* CHECK */
     int32_t count_slot;  /* ARRAY_COUNTED */
     int32_t count_for;   /* a count field: the array op it counts, -1 */
+    int64_t count_cap;   /* a count field: the smallest maximum of its arrays */
     int64_t base;        /* relative: constant base, or first-element base */
     int32_t base_slot;   /* BASE_SLOT, BASE_PREVIOUS (its own slot) */
     int32_t max_objects; /* OBJ_INDEX */
@@ -202,6 +203,9 @@ bitsift_value_kind schema_value_kind(const struct schema_op *op);
 bitsift_value schema_default(const struct schema_op *op);
 /* A value as a slot integer (bool, enum, uint as their integer). */
 int64_t schema_value_int(const bitsift_value *v);
+
+/* The schema a tree was created for. */
+const bitsift_schema *schema_tree_schema(const bitsift_tree *t);
 
 /* Start a result: no type yet, status OK. */
 void schema_result_init(bitsift_result *res);

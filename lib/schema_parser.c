@@ -416,7 +416,11 @@ static int32_t parse_ref(struct compiler *c, const struct token *first, size_t s
             return -1;
         }
         if (v < 0) {
-            if (parent == c->owner && declared_later(c, name, stmt_start))
+            if (parent == c->owner && c->stmt_name && c->stmt_name->len == name->len &&
+                memcmp(c->stmt_name->text, name->text, name->len) == 0)
+                compile_error(c, name, "field '%.*s' refers to itself", (int)name->len,
+                              name->text);
+            else if (parent == c->owner && declared_later(c, name, stmt_start))
                 compile_error(c, name, "field '%.*s' is used before it is declared",
                               (int)name->len, name->text);
             else
@@ -484,9 +488,13 @@ static bool parse_primary(struct compiler *c, size_t stmt_start, int32_t enum_ct
     } else if (t->kind == TOK_IDENT) {
         next(c);
         int64_t ev;
-        if (enum_ctx >= 0 && find_visible(c, c->owner, t) < 0 &&
-            schema_enum_value(c->s, enum_ctx, t->text, t->len, &ev)) {
+        bool is_field = find_visible(c, c->owner, t) >= 0;
+        if (enum_ctx >= 0 && !is_field && schema_enum_value(c->s, enum_ctx, t->text, t->len, &ev)) {
             ok = add_expr(c, t, EXPR_CONST, ev);
+        } else if (enum_ctx >= 0 && !is_field && peek(c)->kind != TOK_DOT) {
+            ok = compile_error(c, t, "'%.*s' is neither a field nor a value of enum '%s'",
+                               (int)(t->len > 64 ? 64 : t->len), t->text,
+                               c->s->enums[enum_ctx].name);
         } else {
             int32_t op = parse_ref(c, t, stmt_start);
             ok = op >= 0 && compile_slot(c, op, t) &&
@@ -1172,6 +1180,7 @@ static bool compile_field(struct compiler *c, size_t stmt_start)
     const struct token *name = expect_ident(c, "a field name");
     if (!name)
         return false;
+    c->stmt_name = name;
     if (is_builtin(name))
         return compile_error(c, name, "'%.*s' is a reserved word", (int)name->len, name->text);
     if (find_visible(c, c->owner, name) >= 0)
@@ -1199,6 +1208,8 @@ static bool compile_field(struct compiler *c, size_t stmt_start)
         op->name = op_name;
         if (as.count_op >= 0) {
             op->count_slot = c->s->ops[as.count_op].slot;
+            if (c->s->ops[as.count_op].count_cap > (int64_t)as.max)
+                c->s->ops[as.count_op].count_cap = (int64_t)as.max;
             /* A count field right beside its array can be derived by the
              * encoder from the array's length. */
             bool sibling = false;
@@ -1250,6 +1261,7 @@ static bool compile_field(struct compiler *c, size_t stmt_start)
 static bool compile_statement(struct compiler *c)
 {
     const struct token *t = peek(c);
+    c->stmt_name = NULL;
     size_t stmt_start = c->pos;
     if (accept_word(c, "align")) {
         int32_t i = compile_new_op(c, t);

@@ -146,6 +146,11 @@ bool bitsift_tree_reset(bitsift_tree *t, unsigned packet_type)
     return true;
 }
 
+const bitsift_schema *schema_tree_schema(const bitsift_tree *t)
+{
+    return t->schema;
+}
+
 int bitsift_tree_packet_type(const bitsift_tree *t)
 {
     return t ? t->packet_type : -1;
