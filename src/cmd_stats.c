@@ -207,8 +207,8 @@ static void text_row(const struct stats_run *r, const struct field_stats *f, uin
 static void print_text(const struct stats_run *r)
 {
     struct cli *c = r->cli;
-    printf("%llu packets: %llu valid, %llu invalid; %llu bits in valid packets\n",
-           (unsigned long long)r->packets, (unsigned long long)r->valid,
+    printf("%llu packet%s: %llu valid, %llu invalid; %llu bits in valid packets\n",
+           (unsigned long long)r->packets, r->packets == 1 ? "" : "s", (unsigned long long)r->valid,
            (unsigned long long)r->invalid, (unsigned long long)r->all_bits);
     if (r->invalid) {
         printf("errors:");
@@ -224,10 +224,11 @@ static void print_text(const struct stats_run *r)
             const struct type_stats *ts = &s->types[t];
             if (!ts->packets)
                 continue;
-            printf("\n%s %s: %llu packets, mean %.1f bits (min %llu, max %llu), %.1f%% of all "
+            printf("\n%s %s: %llu packet%s, mean %.1f bits (min %llu, max %llu), %.1f%% of all "
                    "bits\n",
                    bitsift_schema_name(s->schema), bitsift_schema_packet_name(s->schema, t),
-                   (unsigned long long)ts->packets, mean(ts->bits, ts->packets),
+                   (unsigned long long)ts->packets, ts->packets == 1 ? "" : "s",
+                   mean(ts->bits, ts->packets),
                    (unsigned long long)ts->min_bits, (unsigned long long)ts->max_bits,
                    share(r, ts->bits));
             printf("  %10s %8s %8s %7s  %s\n", "mean bits", "min", "max", "share", "field");

@@ -16,3 +16,8 @@ src_bitsift_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DBITSIFT_SOURCE_EXAMPLES='"$(abs_top_srcdir)/examples"'
 src_bitsift_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
 src_bitsift_LDADD = lib/libbitsift.la $(PCAP_LIBS) $(JANSSON_LIBS) -lm
+
+# The sample capture of the README and bitsift(1), made by
+# examples/make-sample.sh from examples/sample.ndjson with `bitsift encode`.
+dist_pkgdata_DATA += examples/sample.pcap
+EXTRA_DIST += examples/sample.ndjson examples/make-sample.sh

@@ -42,7 +42,7 @@ run() {
     (cd "$srcdir" && eval "$cmd") >"$work/$name.stdout" 2>"$work/$name.stderr" </dev/null
     status=$?
     {
-        cat "$work/$name.stdout"
+        sed "s|$tmp|@TMP@|g" "$work/$name.stdout"
         if [ -s "$work/$name.stderr" ]; then
             echo "--- stderr"
             sed "s|$tmp|@TMP@|g" "$work/$name.stderr"
