@@ -68,6 +68,8 @@ void out_init_memory(struct out *o)
 
 void out_bytes(struct out *o, const void *data, size_t size)
 {
+    if (size == 0)
+        return; /* data may be NULL then (an empty string or field) */
     if (!o->fp) {
         if (o->cap - o->len < size && out_grow(o, size) != 0)
             return;
