@@ -249,8 +249,10 @@ static inline bool bitsift_read_bits(bitsift_reader *r, unsigned n, uint64_t *va
         return true;
     }
     bitsift__bits_result slow = bitsift__read_bits_slow(r, n);
+    if (BITSIFT_UNLIKELY(!slow.ok))
+        return false; /* a failed read leaves *value alone */
     *value = slow.value;
-    return slow.ok != 0;
+    return true;
 }
 
 /* The same for 1 <= n <= 57, the name the library's own files use. */
