@@ -429,6 +429,35 @@ def hostile():
     pos, width = s.field_at(1, 0)
     add(s, set_field(s.to_bytes(), pos, width, hash_name('end of packeT') ^ 1), 1, 'check', pos,
         'hashed check marker mismatch')
+    # Framed packets damaged by one flipped bit (in the CRC field, the
+    # type, the payload, the end check) or read with another protocol id.
+    for base, bit in ((packets()[1], 3), (packets()[1], 33), (packets()[2], 100),
+                      (packets()[2], -1), (packets()[0], 40)):
+        data = bytearray(bytes.fromhex(base['hex']))
+        k = bit if bit >= 0 else 8 * len(data) - 1
+        data[k >> 3] ^= 1 << (k & 7)
+        protocol_id = int(base['protocol_id'], 16)
+        expected = crc32(struct.pack('<I', protocol_id) + bytes(4) + bytes(data[4:]))
+        n[0] += 1
+        v = dict(base)
+        v.update({'kind': 'packet_corrupt', 'index': n[0],
+                  'note': 'bit %d of a valid packet flipped' % k,
+                  'corruption': {'type': 'bit_flip', 'bit': k}, 'base_hex': base['hex'],
+                  'hex': bytes(data).hex(), 'crc': '0x%08x' % struct.unpack('<I', data[:4])[0],
+                  'expected_crc': '0x%08x' % expected, 'expect': 'crc_mismatch'})
+        out.append(v)
+    base = packets()[2]
+    other = 0x62697474
+    n[0] += 1
+    v = dict(base)
+    v.update({'kind': 'packet_corrupt', 'index': n[0], 'protocol_id': '0x%08x' % other,
+              'note': 'a valid packet read with the wrong protocol id',
+              'corruption': {'type': 'wrong_protocol_id',
+                             'written_with_protocol_id': base['protocol_id']},
+              'base_hex': base['hex'], 'expect': 'crc_mismatch',
+              'expected_crc': '0x%08x' % crc32(struct.pack('<I', other) + bytes(4) +
+                                               bytes.fromhex(base['hex'])[4:])})
+    out.append(v)
     return out
 
 
