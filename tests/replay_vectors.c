@@ -50,6 +50,9 @@
 /* Large enough for every vector: packets are at most a UDP datagram and
  * streams a few hundred bytes; a bigger one is reported, not overrun. */
 #define MAX_STREAM_BYTES 65536
+/* A string's bufsize only sets its length field's width: allow large ones
+ * (the read buffer is allocated at that size). */
+#define MAX_STRING_BUFSIZE (16u << 20)
 
 /* ------------------------------------------------------------------ */
 /* Error reporting for one vector                                      */
@@ -332,7 +335,7 @@ static bool parse_op(const json_t *j, op *o, vector_error *e)
     } else if (!strcmp(name, "string")) {
         const json_t *v = json_object_get(j, "value");
         o->kind = OP_STRING;
-        if (!get_ranged(j, "bufsize", 1, MAX_STREAM_BYTES, &x, e))
+        if (!get_ranged(j, "bufsize", 1, MAX_STRING_BUFSIZE, &x, e))
             return false;
         o->bufsize = (size_t)x;
         if (!json_is_string(v))
