@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""make_vectors.py -- regenerate tests/vectors and tests/vectors-hostile.
+"""make_vectors.py -- regenerate tests/vectors, tests/vectors-hostile and
+tests/vectors-wrong.
 
 The hand-made vectors cover what the reference set (../shared/vectors)
 lacks: the object index ladder, sequence/ack relative, hashed check names,
@@ -428,6 +429,99 @@ def hostile():
     pos, width = s.field_at(1, 0)
     add(s, set_field(s.to_bytes(), pos, width, hash_name('end of packeT') ^ 1), 1, 'check', pos,
         'hashed check marker mismatch')
+    # Framed packets damaged by one flipped bit (in the CRC field, the
+    # type, the payload, the end check) or read with another protocol id.
+    for base, bit in ((packets()[1], 3), (packets()[1], 33), (packets()[2], 100),
+                      (packets()[2], -1), (packets()[0], 40)):
+        data = bytearray(bytes.fromhex(base['hex']))
+        k = bit if bit >= 0 else 8 * len(data) - 1
+        data[k >> 3] ^= 1 << (k & 7)
+        protocol_id = int(base['protocol_id'], 16)
+        expected = crc32(struct.pack('<I', protocol_id) + bytes(4) + bytes(data[4:]))
+        n[0] += 1
+        v = dict(base)
+        v.update({'kind': 'packet_corrupt', 'index': n[0],
+                  'note': 'bit %d of a valid packet flipped' % k,
+                  'corruption': {'type': 'bit_flip', 'bit': k}, 'base_hex': base['hex'],
+                  'hex': bytes(data).hex(), 'crc': '0x%08x' % struct.unpack('<I', data[:4])[0],
+                  'expected_crc': '0x%08x' % expected, 'expect': 'crc_mismatch'})
+        out.append(v)
+    base = packets()[2]
+    other = 0x62697474
+    n[0] += 1
+    v = dict(base)
+    v.update({'kind': 'packet_corrupt', 'index': n[0], 'protocol_id': '0x%08x' % other,
+              'note': 'a valid packet read with the wrong protocol id',
+              'corruption': {'type': 'wrong_protocol_id',
+                             'written_with_protocol_id': base['protocol_id']},
+              'base_hex': base['hex'], 'expect': 'crc_mismatch',
+              'expected_crc': '0x%08x' % crc32(struct.pack('<I', other) + bytes(4) +
+                                               bytes.fromhex(base['hex'])[4:])})
+    out.append(v)
+    return out
+
+
+def wrong():
+    """Vectors that are WRONG on purpose, one flaw each: the replayer must
+    report every one of them as failing (tests/replay-selftest.sh)."""
+    out = []
+    base = streams()[0]
+
+    def flawed(name, vector):
+        vector = json.loads(json.dumps(vector))
+        vector['note'] = 'wrong on purpose: ' + name
+        vector['kind_of_flaw'] = name
+        return vector
+
+    v = flawed('hex differs in one bit', base)
+    v['hex'] = '%02x' % (int(v['hex'][:2], 16) ^ 1) + v['hex'][2:]
+    out.append(v)
+    v = flawed('bits_written off by one', base)
+    v['bits_written'] += 1
+    out.append(v)
+    s = Stream()
+    s.op('uint16', value=0xBEEF)
+    s.op('bool', value=True)
+    v = flawed('recorded value differs from the bytes', stream_vector(0, s, ''))
+    v['ops'][0]['value'] = 0xBEEE
+    v['hex'] = s.to_bytes().hex()
+    out.append(v)
+    v = flawed('recorded bit_len wrong', stream_vector(0, s, ''))
+    v['ops'][1]['bit_len'] = 2
+    out.append(v)
+    v = flawed('unknown op', stream_vector(0, s, ''))
+    v['ops'][1]['op'] = 'int128'
+    out.append(v)
+    v = flawed('64-bit value as a float', stream_vector(0, s, ''))
+    v['ops'][0]['value'] = 1.5
+    out.append(v)
+    hostile_vectors = hostile()
+    v = flawed('reject with the wrong kind', hostile_vectors[0])
+    v['fail_kind'] = 'range'
+    out.append(v)
+    v = flawed('reject with the wrong bit', hostile_vectors[0])
+    v['fail_bit'] += 1
+    out.append(v)
+    v = flawed('reject at the wrong op', hostile_vectors[0])
+    v['fail_at'] = 0
+    out.append(v)
+    v = flawed('reject of a stream that is fine', hostile_vectors[0])
+    v['hex'] = v['base_hex']
+    v['bytes'] = len(v['hex']) // 2
+    out.append(v)
+    pkt = packets()[2]
+    v = flawed('packet type differs', pkt)
+    v['type'] = 1
+    out.append(v)
+    v = flawed('packet crc field differs from "crc"', pkt)
+    v['crc'] = '0x%08x' % (int(v['crc'], 16) ^ 0x80)
+    out.append(v)
+    v = flawed('packet_corrupt that is a valid packet', pkt)
+    v['kind'] = 'packet_corrupt'
+    v['expected_crc'] = v['crc']
+    out.append(v)
+    for i, v in enumerate(out):
+        v['index'] = 900 + i
     return out
 
 
@@ -435,6 +529,8 @@ def write(dirname, vectors):
     os.makedirs(dirname, exist_ok=True)
     for v in vectors:
         name = '%s-%03d.json' % (v['kind'], v['index'])
+        if 'kind_of_flaw' in v:
+            name = 'wrong-%03d.json' % v['index']
         with open(os.path.join(dirname, name), 'w') as f:
             json.dump(v, f, indent=1, ensure_ascii=False)
             f.write('\n')
@@ -444,3 +540,4 @@ if __name__ == '__main__':
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(root, 'vectors'), streams() + packets())
     write(os.path.join(root, 'vectors-hostile'), hostile())
+    write(os.path.join(root, 'vectors-wrong'), wrong())

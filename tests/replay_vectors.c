@@ -31,8 +31,9 @@
  *
  * Output is TAP: "1..N", then "ok" / "not ok" per vector (a failing one
  * says why), then a summary comment. The exit status is 1 when a vector
- * failed, 0 otherwise; a missing directory is a TAP skip (a clone without
- * the shared vectors), a directory without vectors is an error.
+ * failed, 0 otherwise. A missing $VECTORS_DIR is a TAP skip (a clone
+ * without the shared vectors); a missing DIR argument, or directories
+ * without any vector, are errors.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -50,6 +51,9 @@
 /* Large enough for every vector: packets are at most a UDP datagram and
  * streams a few hundred bytes; a bigger one is reported, not overrun. */
 #define MAX_STREAM_BYTES 65536
+/* A string's bufsize only sets its length field's width: allow large ones
+ * (the read buffer is allocated at that size). */
+#define MAX_STRING_BUFSIZE (16u << 20)
 
 /* ------------------------------------------------------------------ */
 /* Error reporting for one vector                                      */
@@ -332,7 +336,7 @@ static bool parse_op(const json_t *j, op *o, vector_error *e)
     } else if (!strcmp(name, "string")) {
         const json_t *v = json_object_get(j, "value");
         o->kind = OP_STRING;
-        if (!get_ranged(j, "bufsize", 1, MAX_STREAM_BYTES, &x, e))
+        if (!get_ranged(j, "bufsize", 1, MAX_STRING_BUFSIZE, &x, e))
             return false;
         o->bufsize = (size_t)x;
         if (!json_is_string(v))
@@ -1058,7 +1062,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_dirs; i++) {
         struct stat st;
         if (dirs[i][0] == '\0' || stat(dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
-            /* No vectors here (a clone without ../shared/vectors): skip. */
+            if (argc > 1) { /* a directory named on the command line must exist */
+                printf("1..1\nnot ok 1 - no vector directory \"%s\"\n", dirs[i]);
+                return 2;
+            }
+            /* $VECTORS_DIR absent (a clone without ../shared/vectors): skip. */
             printf("1..0 # SKIP no vector directory \"%s\"\n", dirs[i]);
             return 0;
         }

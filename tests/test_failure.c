@@ -4,9 +4,14 @@
  * failure's kind, bit and field), the error enum's stable values and
  * names, bitsift_failure_format, readers over (NULL, 0), and the version.
  */
+#include "config.h"
+
 #include "test_util.h"
 
+#include <signal.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Every read primitive once, on a reader that has already failed: each
  * must fail and leave its output untouched. */
@@ -286,6 +291,35 @@ static void test_null_empty_reader(void **state)
     assert_writer_failed(&w, BITSIFT_E_OVERFLOW);
 }
 
+/* Writer misuse (a value its field cannot hold) returns an error in
+ * normal builds and aborts like assert() in --enable-debug builds. The
+ * misuse runs in a child process so that the abort can be observed. */
+static void test_writer_misuse_by_build(void **state)
+{
+    (void)state;
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        uint8_t buf[8];
+        bitsift_writer w;
+        bitsift_writer_init(&w, buf, sizeof buf);
+        bool refused = !bitsift_write_int(&w, 0, 10, 11) &&
+                       bitsift_writer_failure(&w)->kind == BITSIFT_E_VALUE &&
+                       bitsift_writer_bit_pos(&w) == 0;
+        _exit(refused ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+#ifdef BITSIFT_DEBUG
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGABRT);
+#else
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+#endif
+}
+
 static void test_version(void **state)
 {
     (void)state;
@@ -303,9 +337,13 @@ static void test_version(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sticky_after_each_kind), cmocka_unit_test(test_writer_sticky),
-        cmocka_unit_test(test_error_values_and_names), cmocka_unit_test(test_failure_format),
-        cmocka_unit_test(test_null_empty_reader),      cmocka_unit_test(test_version),
+        cmocka_unit_test(test_sticky_after_each_kind),
+        cmocka_unit_test(test_writer_sticky),
+        cmocka_unit_test(test_error_values_and_names),
+        cmocka_unit_test(test_failure_format),
+        cmocka_unit_test(test_null_empty_reader),
+        cmocka_unit_test(test_writer_misuse_by_build),
+        cmocka_unit_test(test_version),
     };
     return cmocka_run_group_tests_name("failure", tests, NULL, NULL);
 }

@@ -167,8 +167,8 @@ int main(void)
         bitsift_reader r;
         bitsift_reader_init(&r, data, sizeof data);
         uint64_t v;
-        bool ok = !bitsift_read_bits(&r, 0, &v) &&
-                  bitsift_reader_failure(&r)->kind == BITSIFT_E_ARGUMENT;
+        bool ok =
+            !bitsift_read_bits(&r, 0, &v) && bitsift_reader_failure(&r)->kind == BITSIFT_E_ARGUMENT;
         bitsift_reader_init(&r, data, sizeof data);
         ok = ok && !bitsift_read_bits(&r, 65, &v) &&
              bitsift_reader_failure(&r)->kind == BITSIFT_E_ARGUMENT;
