@@ -11,7 +11,7 @@ SCHEMA_TEST_PROGS = \
 	tests/schema/roundtrip.sh \
 	tests/schema/errors.sh
 TESTS += $(SCHEMA_TEST_PROGS)
-EXTRA_DIST += $(SCHEMA_TEST_PROGS) tests/schema/errors.list $(SCHEMA_CORPUS_FILES)
+EXTRA_DIST += $(SCHEMA_TEST_PROGS) tests/schema/errors.list tests/schema/constructs.bss $(SCHEMA_CORPUS_FILES)
 
 # Hostile and wrong schemas: each must be refused with its diagnostic.
 SCHEMA_CORPUS_FILES = \
