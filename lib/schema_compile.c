@@ -420,6 +420,7 @@ bitsift_schema *bitsift_schema_compile(const char *text, size_t size, const char
     if (ok)
         compile_finish(&c);
     free(c.decls);
+    free(c.decl_table);
     free(c.vis);
     free(toks);
     if (!ok || c.failed) {

@@ -157,6 +157,9 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
     for (int k = 0; k < 3; k++)
         if (!bitsift_read_bits(&d->r, op->width, &raw[k]))
             return false;
+    d->fields++;
+    if (!WANT_FIELDS(d) && !(d->v && (d->v->enter || d->v->leave)))
+        return true; /* any raw values make a valid quaternion */
     float comp[4];
     uint64_t comp_raw[4] = {0};
     float sum = 0.0f;
@@ -168,9 +171,6 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
         sum += comp[k] * comp[k];
     }
     comp[largest] = sqrtf(sum < 1.0f ? 1.0f - sum : 0.0f);
-    d->fields++;
-    if (!WANT_FIELDS(d) && !(d->v && (d->v->enter || d->v->leave)))
-        return true;
     static const char *const names[] = {"x", "y", "z", "w"};
     size_t len = d->path_len;
     if (d->paths && !op->element)
@@ -273,7 +273,10 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
             return fail(d, BITSIFT_E_RANGE, at, "compressed float above its step count",
                         op->steps, raw);
         v.kind = BITSIFT_VALUE_FLOAT;
-        v.f = bitsift__compressed_float_dequantize(op->fmin, op->fmax, op->steps, (uint32_t)raw);
+        /* Validation needs only the range check: skip the arithmetic. */
+        if (WANT_FIELDS(d))
+            v.f = bitsift__compressed_float_dequantize(op->fmin, op->fmax, op->steps,
+                                                       (uint32_t)raw);
         v.raw = raw;
         v.has_raw = true;
         break;
