@@ -450,6 +450,86 @@ static void test_mutations(const char *example)
     bitsift_schema_free(s);
 }
 
+/* Schema texts damaged at random: every one either compiles or is refused
+ * with a "file:line:column: message" (or "file: message") diagnostic, and
+ * whatever compiles decodes random bytes without harm. */
+static void test_schema_mutations(const char *example)
+{
+    const char *top = getenv("top_srcdir");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/examples/%s.bss", top ? top : ".", example);
+    FILE *f = fopen(path, "rb");
+    static char text[1 << 16], copy[1 << 16];
+    size_t size = f ? fread(text, 1, sizeof text, f) : 0;
+    if (f)
+        fclose(f);
+    int compiled = 0, refused = 0, bad = 0;
+    static const char *const splices[] = {"{", "}", "[", "]", "(", ")", ";", "if", "max",
+                                          "previous(", "int(0,", "bits(64)", "\xff", "0",
+                                          "99999999999999999999", "-", ".", "struct x {"};
+    for (int n = 0; n < 1500; n++) {
+        memcpy(copy, text, size);
+        size_t len = size;
+        for (int m = 0; m < 1 + (int)(xorshift() % 4); m++) {
+            size_t at = len ? (size_t)(xorshift() % len) : 0;
+            switch (xorshift() % 4) {
+            case 0:
+                copy[at] = (char)xorshift();
+                break;
+            case 1:
+                len = at;
+                break;
+            case 2: {
+                size_t cut = (size_t)(xorshift() % 40);
+                if (at + cut < len) {
+                    memmove(copy + at, copy + at + cut, len - at - cut);
+                    len -= cut;
+                }
+                break;
+            }
+            default: {
+                const char *sp = splices[xorshift() % (sizeof splices / sizeof splices[0])];
+                size_t k = strlen(sp);
+                if (len + k < sizeof copy) {
+                    memmove(copy + at + k, copy + at, len - at);
+                    memcpy(copy + at, sp, k);
+                    len += k;
+                }
+            }
+            }
+        }
+        bitsift_schema_error err;
+        bitsift_schema *s = bitsift_schema_compile(copy, len, "m.bss", &err);
+        if (!s) {
+            refused++;
+            unsigned line, col;
+            char rest[8];
+            bool positioned = sscanf(err.message, "m.bss:%u:%u:%1s", &line, &col, rest) == 3 &&
+                              line >= 1 && col >= 1 && err.line == line && err.column == col;
+            bool plain = strncmp(err.message, "m.bss: ", 7) == 0 && err.line == 0;
+            if (!(positioned || plain) || err.kind == BITSIFT_OK) {
+                if (bad++ < 3)
+                    printf("# bad diagnostic: %s\n", err.message);
+            }
+            continue;
+        }
+        compiled++;
+        uint8_t junk[512];
+        for (size_t k = 0; k < sizeof junk; k++)
+            junk[k] = (uint8_t)xorshift();
+        bitsift_result res;
+        bitsift_tree *t = bitsift_tree_create(s);
+        bitsift_decode(s, junk, (size_t)(xorshift() % sizeof junk), BITSIFT_DECODE_NO_CRC, NULL,
+                       &res);
+        bitsift_decode_tree(s, junk, sizeof junk, BITSIFT_DECODE_NO_CRC, t, &res);
+        bitsift_tree_free(t);
+        bitsift_schema_free(s);
+    }
+    CHECK(bad == 0 && refused > 0,
+          "%s: 1500 damaged schemas: %d compile, %d refused, all with a positioned diagnostic",
+          example, compiled, refused);
+}
+
 int main(void)
 {
     test_article();
@@ -458,6 +538,8 @@ int main(void)
     test_mutations("shooter");
     test_mutations("scenes");
     test_mutations("article");
+    test_schema_mutations("shooter");
+    test_schema_mutations("scenes");
     printf("1..%d\n", test_count);
     return 0;
 }
