@@ -9,7 +9,8 @@ tests_schema_schematool_LDADD = lib/libbitsift.la -lm
 # LOG_DRIVER (the TAP driver).
 SCHEMA_TEST_PROGS = \
 	tests/schema/roundtrip.sh \
-	tests/schema/errors.sh
+	tests/schema/errors.sh \
+	tests/schema/packets.sh
 TESTS += $(SCHEMA_TEST_PROGS)
 EXTRA_DIST += $(SCHEMA_TEST_PROGS) tests/schema/errors.list tests/schema/constructs.bss $(SCHEMA_CORPUS_FILES)
 
@@ -68,3 +69,22 @@ check_PROGRAMS += tests/schema/decode_test
 tests_schema_decode_test_SOURCES = tests/schema/decode_test.c
 tests_schema_decode_test_LDADD = lib/libbitsift.la -lm
 TESTS += tests/schema/decode_test
+
+# Packets made by the encoder from the example schemas (SCHEMA-TYPE.bin).
+EXTRA_DIST += \
+	examples/packets/article-PacketA.bin \
+	examples/packets/article-PacketB.bin \
+	examples/packets/article-PacketC.bin \
+	examples/packets/article-RigidBody.bin \
+	examples/packets/article-RigidBodyCompressed.bin \
+	examples/packets/robocat-position.bin \
+	examples/packets/robocat-robocat.bin \
+	examples/packets/scenes-scene_a.bin \
+	examples/packets/scenes-scene_b.bin \
+	examples/packets/scenes-scene_c.bin \
+	examples/packets/scenes-scene_d.bin \
+	examples/packets/shooter-connect_accept.bin \
+	examples/packets/shooter-connect_request.bin \
+	examples/packets/shooter-disconnect.bin \
+	examples/packets/shooter-input.bin \
+	examples/packets/shooter-snapshot.bin
