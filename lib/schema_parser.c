@@ -484,6 +484,12 @@ static int32_t parse_ref(struct compiler *c, const struct token *first, size_t s
             }
             return c->vis[v].op;
         }
+        if (op->code == OP_ARRAY) {
+            compile_error(c, name,
+                          "'%.*s' is an array: the fields of its elements are out of reach here",
+                          (int)name->len, name->text);
+            return -1;
+        }
         if (op->code != OP_STRUCT) {
             compile_error(c, name, "'%.*s' has no fields to select", (int)name->len, name->text);
             return -1;
