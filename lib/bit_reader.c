@@ -20,9 +20,10 @@ void bitsift_reader_init(bitsift_reader *r, const void *data, size_t size)
     /* A size so large that its bit count overflows cannot come from a real
      * buffer; clamp rather than wrap. */
     r->bit_limit = size > (UINT64_MAX >> 3) ? UINT64_MAX & ~7ull : (uint64_t)size << 3;
-    /* Offsets below direct_bytes have 8 readable bytes in data; the rest
-     * load from tail, a zero-padded copy of the last (up to) 8 bytes. */
-    r->direct_bytes = size >= 8 ? size - 7 : 0;
+    /* A read ending at or below fast_limit starts in a byte with 8
+     * readable bytes in data (byte <= size - 8); the other reads load from
+     * tail, a zero-padded copy of the last (up to) 8 bytes. */
+    r->fast_limit = size >= 8 ? r->bit_limit - 56 : 0;
     r->tail_start = size >= 8 ? size - 8 : 0;
     if (size)
         memcpy(r->tail, r->data + r->tail_start, size - r->tail_start);
@@ -40,6 +41,7 @@ bool bitsift_reader_fail(bitsift_reader *r, bitsift_error kind, uint64_t bit, co
         r->failure.got = got;
     }
     r->bit_limit = 0;
+    r->fast_limit = 0;
     return false;
 }
 
@@ -55,6 +57,45 @@ bool bitsift__reader_overflow(bitsift_reader *r, unsigned bits)
         return false; /* already failed: keep the first failure */
     return bitsift_reader_fail(r, BITSIFT_E_OVERFLOW, r->bit_pos, "not enough data", bits,
                                bitsift_reader_bits_left(r));
+}
+
+/* Load the 8 bytes from `byte` on (byte < size): from data while they
+ * all lie inside it, else from the zero-padded copy of the last bytes. */
+static uint64_t reader_window(const bitsift_reader *r, uint64_t byte)
+{
+    if (byte + 8 <= r->size)
+        return bitsift__load_le64(r->data + byte);
+    return bitsift__load_le64(r->tail + (byte - r->tail_start));
+}
+
+/* The rest of bitsift_read_bits: a width outside 1..57, or a read that
+ * ends past fast_limit (near the end of the data, or after a failure). */
+bitsift__bits_result bitsift__read_bits_slow(bitsift_reader *r, unsigned n)
+{
+    bitsift__bits_result result = {0, 0};
+    if (BITSIFT_UNLIKELY(n == 0 || n > 64)) {
+        bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos, "bit width must be 1..64", 64, n);
+        return result;
+    }
+    /* All n bits must be there before any is taken, as the reference
+     * checks (a wide read does not consume its low half and then fail). */
+    if (BITSIFT_UNLIKELY(r->bit_pos + n > r->bit_limit)) {
+        bitsift__reader_overflow(r, n);
+        return result;
+    }
+    uint64_t at = r->bit_pos;
+    if (n <= 57) {
+        result.value = (reader_window(r, at >> 3) >> (at & 7)) & (~0ull >> (64 - n));
+    } else {
+        /* Wider than one window: low 32 bits first, then the rest. */
+        uint64_t lo = (reader_window(r, at >> 3) >> (at & 7)) & 0xffffffffull;
+        uint64_t hi_at = at + 32;
+        uint64_t hi = (reader_window(r, hi_at >> 3) >> (hi_at & 7)) & (~0ull >> (64 - (n - 32)));
+        result.value = lo | (hi << 32);
+    }
+    r->bit_pos = at + n;
+    result.ok = 1;
+    return result;
 }
 
 bool bitsift__reader_range(bitsift_reader *r, uint64_t bit, uint64_t span, uint64_t raw)
@@ -93,7 +134,9 @@ bool bitsift_read_bytes_view(bitsift_reader *r, size_t n, const uint8_t **view)
                                    n > (UINT64_MAX >> 3) ? UINT64_MAX : (uint64_t)n << 3,
                                    bitsift_reader_bits_left(r));
     }
-    *view = r->data + byte;
+    /* n == 0 may come with data == NULL (a reader over (NULL, 0)): no
+     * pointer arithmetic on NULL, even + 0. */
+    *view = n ? r->data + byte : r->data ? r->data + byte : NULL;
     r->bit_pos += (uint64_t)n << 3;
     return true;
 }
@@ -122,13 +165,16 @@ bool bitsift_read_string_view(bitsift_reader *r, size_t bufsize, const uint8_t *
         return false;
     /* The string starts after the alignment: report offsets from there. */
     at = r->bit_pos - ((uint64_t)length << 3);
-    const void *nul = memchr(*view, 0, (size_t)length);
-    if (BITSIFT_UNLIKELY(nul != NULL))
-        return bitsift_reader_fail(r, BITSIFT_E_STRING, at, "NUL byte inside string", 0,
-                                   (uint64_t)((const uint8_t *)nul - *view));
-    size_t valid = bitsift__utf8_valid_prefix(*view, (size_t)length);
-    if (BITSIFT_UNLIKELY(valid != (size_t)length))
-        return bitsift_reader_fail(r, BITSIFT_E_STRING, at, "invalid UTF-8 in string", 0, valid);
+    if (length) { /* *view may be NULL when the string is empty */
+        const void *nul = memchr(*view, 0, (size_t)length);
+        if (BITSIFT_UNLIKELY(nul != NULL))
+            return bitsift_reader_fail(r, BITSIFT_E_STRING, at, "NUL byte inside string", 0,
+                                       (uint64_t)((const uint8_t *)nul - *view));
+        size_t valid = bitsift__utf8_valid_prefix(*view, (size_t)length);
+        if (BITSIFT_UNLIKELY(valid != (size_t)length))
+            return bitsift_reader_fail(r, BITSIFT_E_STRING, at, "invalid UTF-8 in string", 0,
+                                       valid);
+    }
     if (len)
         *len = (size_t)length;
     return true;
@@ -140,7 +186,8 @@ bool bitsift_read_string(bitsift_reader *r, char *buf, size_t bufsize, size_t *l
     size_t n;
     if (!bitsift_read_string_view(r, bufsize, &view, &n))
         return false;
-    memcpy(buf, view, n);
+    if (n) /* view may be NULL when n is 0 */
+        memcpy(buf, view, n);
     buf[n] = '\0';
     if (len)
         *len = n;

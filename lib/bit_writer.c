@@ -200,10 +200,15 @@ bool bitsift_write_string_n(bitsift_writer *w, const void *text, size_t len, siz
     if (BITSIFT_UNLIKELY(len > bufsize - 1))
         return bitsift__writer_misuse(w, BITSIFT_E_VALUE, "string longer than bufsize - 1",
                                       bufsize - 1, len);
-    if (BITSIFT_UNLIKELY(len && memchr(text, 0, len) != NULL))
-        return bitsift__writer_misuse(w, BITSIFT_E_STRING, "NUL byte inside string", 0, 0);
-    if (BITSIFT_UNLIKELY(bitsift__utf8_valid_prefix(text, len) != len))
-        return bitsift__writer_misuse(w, BITSIFT_E_STRING, "invalid UTF-8 in string", 0, 0);
+    /* `got` says where the problem is, as the reader's failure does: the
+     * NUL's offset, or the length of the valid UTF-8 prefix. */
+    const uint8_t *nul = len ? memchr(text, 0, len) : NULL;
+    if (BITSIFT_UNLIKELY(nul != NULL))
+        return bitsift__writer_misuse(w, BITSIFT_E_STRING, "NUL byte inside string", 0,
+                                      (uint64_t)(nul - (const uint8_t *)text));
+    size_t valid = bitsift__utf8_valid_prefix(text, len);
+    if (BITSIFT_UNLIKELY(valid != len))
+        return bitsift__writer_misuse(w, BITSIFT_E_STRING, "invalid UTF-8 in string", 0, valid);
     int64_t max = bufsize - 1 > INT64_MAX ? INT64_MAX : (int64_t)(bufsize - 1);
     if (!bitsift_write_int(w, 0, max, (int64_t)len))
         return false;

@@ -131,7 +131,8 @@ uint32_t bitsift_hash_name(const char *name, uint32_t seed);
  * 0xFFFFFFFF): start with crc = 0, feed the result back to continue.
  * bitsift_crc32(0, "123456789", 9) == 0xCBF43926. */
 uint32_t bitsift_crc32(uint32_t crc, const void *data, size_t size);
-/* Which implementation bitsift_crc32 uses ("libdeflate", "slice-by-8"). */
+/* Which implementation bitsift_crc32 uses ("isa-l", "libdeflate",
+ * "slice-by-8"). */
 const char *bitsift_crc32_implementation(void);
 
 /* ------------------------------------------------------------------ */
@@ -152,7 +153,7 @@ typedef struct bitsift_reader {
     size_t size;             /* bytes in data */
     uint64_t bit_pos;        /* next bit to read */
     uint64_t bit_limit;      /* bits that may be read; 0 once failed */
-    size_t direct_bytes;     /* byte offsets below this load from data */
+    uint64_t fast_limit;     /* bit_pos + n up to this: 8-byte load from data */
     size_t tail_start;       /* byte offset that tail[0] mirrors */
     uint8_t tail[16];        /* data[tail_start, size) then zeros */
     bitsift_failure failure; /* kind BITSIFT_OK while all is well */
@@ -196,11 +197,27 @@ static inline uint64_t bitsift_reader_bits_left(const bitsift_reader *r)
 #define BITSIFT_UNLIKELY(x) (x)
 #endif
 
-/* Load 8 bytes little-endian starting at byte offset `byte`, which must be
- * below r->size. Branch-free: the conditional compiles to a cmov. */
-static inline uint64_t bitsift__reader_window(const bitsift_reader *r, uint64_t byte)
+/*
+ * The hot path. A read of n bits at stream bit p loads the 8 bytes from
+ * byte p / 8 on, little-endian, and shifts out the p % 8 bits already
+ * read, which leaves at least 64 - 7 = 57 bits of the field:
+ *
+ *        byte p/8   p/8+1          p/8+7
+ *       +--------+--------+-...-+--------+
+ *       |vvvvvxxx|vvvvvvvv|     |vvvvvvvv|   x: the p % 8 bits before p
+ *       +--------+--------+-...-+--------+   v: 64 - p % 8 >= 57 bits
+ *        bit 7..0 (LSB first)
+ *
+ * While p + n <= fast_limit all 8 bytes lie inside the caller's buffer, so
+ * the common case is one compare, one load, a shift and a mask. Near the
+ * end (and for widths above 57) bitsift__read_bits_slow checks the bits
+ * against bit_limit and loads from `tail`, a zero-padded copy of the last
+ * bytes, so nothing outside [data, data + size) is ever read. Both limits
+ * drop to 0 on the first failure, which keeps failure sticky without a
+ * test of its own.
+ */
+static inline uint64_t bitsift__load_le64(const uint8_t *p)
 {
-    const uint8_t *p = byte < r->direct_bytes ? r->data + byte : r->tail + (byte - r->tail_start);
     uint64_t w;
     memcpy(&w, p, sizeof w);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -211,45 +228,38 @@ static inline uint64_t bitsift__reader_window(const bitsift_reader *r, uint64_t 
 
 bool bitsift__reader_overflow(bitsift_reader *r, unsigned bits);
 
-/* Read n bits, 1 <= n <= 57 (n is not checked: pass a constant or a
- * value you have checked). The window holds 64 - 7 = 57 usable bits. */
-static inline bool bitsift__read_window_bits(bitsift_reader *r, unsigned n, uint64_t *value)
+/* Everything the inline path leaves out: widths 0 and above 57, the last
+ * bytes of the buffer, overflow. Out of line to keep the callers small;
+ * the value comes back in registers (ok is 0 on failure) so that callers
+ * need not keep their result variable in memory. */
+typedef struct bitsift__bits_result {
+    uint64_t value;
+    uint64_t ok;
+} bitsift__bits_result;
+bitsift__bits_result bitsift__read_bits_slow(bitsift_reader *r, unsigned n);
+
+/* bits(n), 1 <= n <= 64. Fails with overflow when fewer than n bits are
+ * left, with argument when n is 0 or above 64. With a constant n the width
+ * test folds away. */
+static inline bool bitsift_read_bits(bitsift_reader *r, unsigned n, uint64_t *value)
 {
-    if (BITSIFT_UNLIKELY(r->bit_pos + n > r->bit_limit)) {
-        (void)bitsift__reader_overflow(r, n);
-        return false;
+    uint64_t at = r->bit_pos;
+    if (BITSIFT_LIKELY(n - 1u < 57u && at + n <= r->fast_limit)) {
+        *value = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) & (~0ull >> (64 - n));
+        r->bit_pos = at + n;
+        return true;
     }
-    uint64_t w = bitsift__reader_window(r, r->bit_pos >> 3);
-    *value = (w >> (r->bit_pos & 7)) & (~0ull >> (64 - n));
-    r->bit_pos += n;
+    bitsift__bits_result slow = bitsift__read_bits_slow(r, n);
+    if (BITSIFT_UNLIKELY(!slow.ok))
+        return false; /* a failed read leaves *value untouched */
+    *value = slow.value;
     return true;
 }
 
-/* bits(n), 1 <= n <= 64. Fails with overflow when fewer than n bits are
- * left, with argument when n is 0 or above 64. */
-static inline bool bitsift_read_bits(bitsift_reader *r, unsigned n, uint64_t *value)
+/* The same for 1 <= n <= 57, the name the library's own files use. */
+static inline bool bitsift__read_window_bits(bitsift_reader *r, unsigned n, uint64_t *value)
 {
-    if (BITSIFT_LIKELY(n - 1u < 57u))
-        return bitsift__read_window_bits(r, n, value);
-    if (n == 0 || n > 64) {
-        (void)bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos, "bit width must be 1..64", 64,
-                                  n);
-        return false;
-    }
-    /* Wider than one window: low 32 bits first, then the rest, after
-     * checking that all n bits are there (as the reference does). */
-    if (BITSIFT_UNLIKELY(r->bit_pos + n > r->bit_limit)) {
-        (void)bitsift__reader_overflow(r, n);
-        return false;
-    }
-    uint64_t lo = bitsift__reader_window(r, r->bit_pos >> 3) >> (r->bit_pos & 7);
-    r->bit_pos += 32;
-    uint64_t hi = bitsift__reader_window(r, r->bit_pos >> 3) >> (r->bit_pos & 7);
-    r->bit_pos += n - 32;
-    lo &= 0xffffffffull;
-    hi &= ~0ull >> (64 - (n - 32));
-    *value = lo | (hi << 32);
-    return true;
+    return bitsift_read_bits(r, n, value);
 }
 
 static inline bool bitsift_read_bool(bitsift_reader *r, bool *value)
@@ -301,23 +311,33 @@ bool bitsift__reader_range(bitsift_reader *r, uint64_t bit, uint64_t span, uint6
  * argument when min > max. */
 static inline bool bitsift_read_int(bitsift_reader *r, int64_t min, int64_t max, int64_t *value)
 {
-    if (BITSIFT_UNLIKELY(min > max)) {
-        (void)bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos, "int range has min > max", 0,
-                                  0);
-        return false;
-    }
     uint64_t span = (uint64_t)max - (uint64_t)min;
     uint64_t raw = 0;
-    uint64_t at = r->bit_pos;
-    if (span) {
-        if (!bitsift_read_bits(r, 64u - (unsigned)__builtin_clzll(span), &raw))
-            return false;
+    if (BITSIFT_LIKELY(min < max)) {
+        /* bitsift_read_bits written out for a width of 64 - lz bits, lz
+         * being the leading zeros of span: the width test becomes lz >= 7
+         * and the mask a shift left and back by lz. */
+        unsigned lz = (unsigned)__builtin_clzll(span);
+        uint64_t at = r->bit_pos, end = at + 64 - lz;
+        if (BITSIFT_LIKELY(lz >= 7 && end <= r->fast_limit)) {
+            raw = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) << lz >> lz;
+            r->bit_pos = end;
+        } else {
+            bitsift__bits_result slow = bitsift__read_bits_slow(r, 64 - lz);
+            if (!slow.ok)
+                return false;
+            raw = slow.value;
+        }
         if (BITSIFT_UNLIKELY(raw > span)) {
             (void)bitsift__reader_range(r, at, span, raw);
             return false;
         }
-    } else if (BITSIFT_UNLIKELY(!bitsift_reader_ok(r))) {
+    } else if (BITSIFT_UNLIKELY(min > max)) {
+        (void)bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos, "int range has min > max", 0,
+                                  0);
         return false;
+    } else if (BITSIFT_UNLIKELY(!bitsift_reader_ok(r))) {
+        return false; /* min == max reads nothing, but a failed stream stays failed */
     }
     *value = (int64_t)((uint64_t)min + raw);
     return true;
@@ -378,7 +398,9 @@ bool bitsift_read_int_relative(bitsift_reader *r, int32_t previous, int32_t *cur
 
 /* object index (the article's scene_d ladder): +1, then [2,5], [6,13],
  * [14,29], [30,61], [62,125], else int(d, 126, max_objects + 1).
- * *current = previous + d. max_objects must be at least 1. */
+ * *current = previous + d, which must not exceed max_objects (indices run
+ * 0..max_objects, max_objects being the article's end marker): a larger
+ * one fails with range. max_objects must be at least 1. */
 bool bitsift_read_object_index(bitsift_reader *r, int32_t previous, int32_t max_objects,
                                int32_t *current);
 
@@ -463,7 +485,8 @@ bool bitsift_write_string_n(bitsift_writer *w, const void *text, size_t len, siz
 bool bitsift_write_check(bitsift_writer *w, uint32_t value);
 /* int_relative: previous < current (signed 32-bit). */
 bool bitsift_write_int_relative(bitsift_writer *w, int32_t previous, int32_t current);
-/* object index: previous < current <= previous + max_objects + 1. */
+/* object index: previous < current <= max_objects and
+ * current - previous <= max_objects + 1. */
 bool bitsift_write_object_index(bitsift_writer *w, int32_t previous, int32_t max_objects,
                                 int32_t current);
 /* sequence_relative: sequence2 != sequence1. */
@@ -525,9 +548,11 @@ enum { BITSIFT_READ = 0, BITSIFT_WRITE = 1, BITSIFT_MEASURE = 2 };
         return false;                                                       \
     } while (0)
 
+/* In READ mode the destination is only stored to, never loaded: it may be
+ * uninitialised (loading an indeterminate bool or enum is undefined). */
 #define BITSIFT__SERIALIZE_SCALAR(stream, mode, value, ctype, read_call, write_call) \
     do {                                                                             \
-        ctype bitsift_v_ = (ctype)(value);                                           \
+        ctype bitsift_v_ = (mode) == BITSIFT_READ ? (ctype)0 : (ctype)(value);       \
         bool bitsift_ok_ = (mode) == BITSIFT_READ                                    \
                                ? read_call((bitsift_reader *)(stream), &bitsift_v_)  \
                                : write_call((bitsift_writer *)(stream), bitsift_v_); \
@@ -560,7 +585,7 @@ enum { BITSIFT_READ = 0, BITSIFT_WRITE = 1, BITSIFT_MEASURE = 2 };
  * arguments between the stream and the value. */
 #define BITSIFT__SERIALIZE_WITH(stream, mode, value, ctype, read_fn, write_fn, ...)             \
     do {                                                                                        \
-        ctype bitsift_v_ = (ctype)(value);                                                      \
+        ctype bitsift_v_ = (mode) == BITSIFT_READ ? (ctype)0 : (ctype)(value);                  \
         bool bitsift_ok_ = (mode) == BITSIFT_READ                                               \
                                ? read_fn((bitsift_reader *)(stream), __VA_ARGS__, &bitsift_v_)  \
                                : write_fn((bitsift_writer *)(stream), __VA_ARGS__, bitsift_v_); \

@@ -27,6 +27,7 @@ static const struct {
 
 bool bitsift_read_int_relative(bitsift_reader *r, int32_t previous, int32_t *current)
 {
+    uint64_t start = r->bit_pos;
     for (size_t tier = 0; tier < INT_RELATIVE_TIERS; tier++) {
         bool here;
         if (!bitsift_read_bool(r, &here))
@@ -37,9 +38,8 @@ bool bitsift_read_int_relative(bitsift_reader *r, int32_t previous, int32_t *cur
         if (!bitsift_read_int(r, int_relative_tiers[tier].min, int_relative_tiers[tier].max, &d))
             return false;
         if (BITSIFT_UNLIKELY((int64_t)previous + d > INT32_MAX))
-            return bitsift_reader_fail(r, BITSIFT_E_RANGE, r->bit_pos,
-                                       "value past the 32-bit range", INT32_MAX,
-                                       (uint64_t)((int64_t)previous + d));
+            return bitsift_reader_fail(r, BITSIFT_E_RANGE, start, "value past the 32-bit range",
+                                       INT32_MAX, (uint64_t)((int64_t)previous + d));
         *current = (int32_t)((int64_t)previous + d);
         return true;
     }
@@ -93,8 +93,11 @@ static const struct {
 bool bitsift_read_object_index(bitsift_reader *r, int32_t previous, int32_t max_objects,
                                int32_t *current)
 {
+    /* Range failures are reported at the op's first bit: the ladder as a
+     * whole encodes the index. */
+    uint64_t start = r->bit_pos;
     if (BITSIFT_UNLIKELY(max_objects < 1))
-        return bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos,
+        return bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, start,
                                    "object index needs max_objects >= 1", 1,
                                    (uint64_t)(uint32_t)max_objects);
     int64_t d = 0;
@@ -110,15 +113,18 @@ bool bitsift_read_object_index(bitsift_reader *r, int32_t previous, int32_t max_
         int64_t last_max = (int64_t)max_objects + 1;
         /* With fewer than 125 objects no writer reaches the last tier. */
         if (BITSIFT_UNLIKELY(last_max < OBJECT_INDEX_LAST_MIN))
-            return bitsift_reader_fail(r, BITSIFT_E_RANGE, r->bit_pos,
+            return bitsift_reader_fail(r, BITSIFT_E_RANGE, start,
                                        "object index tier beyond max_objects", (uint64_t)last_max,
                                        OBJECT_INDEX_LAST_MIN);
         if (!bitsift_read_int(r, OBJECT_INDEX_LAST_MIN, last_max, &d))
             return false;
     }
-    if (BITSIFT_UNLIKELY((int64_t)previous + d > INT32_MAX))
-        return bitsift_reader_fail(r, BITSIFT_E_RANGE, r->bit_pos,
-                                   "object index past the 32-bit range", INT32_MAX,
+    /* Indices run up to max_objects (the article's end marker); a delta
+     * from any tier that lands beyond it is not an index. This also keeps
+     * the sum inside 32 bits. */
+    if (BITSIFT_UNLIKELY((int64_t)previous + d > max_objects))
+        return bitsift_reader_fail(r, BITSIFT_E_RANGE, start, "object index beyond max_objects",
+                                   (uint64_t)(uint32_t)max_objects,
                                    (uint64_t)((int64_t)previous + d));
     *current = (int32_t)((int64_t)previous + d);
     return true;
@@ -135,6 +141,10 @@ bool bitsift_write_object_index(bitsift_writer *w, int32_t previous, int32_t max
         return bitsift__writer_misuse(w, BITSIFT_E_VALUE,
                                       "object index step outside 1..max_objects + 1",
                                       (uint64_t)max_objects + 1, (uint64_t)d);
+    /* What the reader refuses is never written. */
+    if (BITSIFT_UNLIKELY(current > max_objects))
+        return bitsift__writer_misuse(w, BITSIFT_E_VALUE, "object index beyond max_objects",
+                                      (uint64_t)(uint32_t)max_objects, (uint64_t)(uint32_t)current);
     for (size_t tier = 0; tier < OBJECT_INDEX_TIERS; tier++) {
         bool here = d <= object_index_tiers[tier].max;
         if (!bitsift_write_bool(w, here))

@@ -179,9 +179,16 @@ static bool gen_leaf(struct gen *g, const struct schema_op *op, bitsift_node *pa
         int64_t base = op->base_kind == BASE_CONST ? op->base : g->slots[op->base_slot];
         if (base >= INT32_MAX)
             return false;
-        int64_t limit = op->code == OP_OBJ_INDEX ? base + op->max_objects + 1 : INT32_MAX;
-        if (limit > INT32_MAX)
-            limit = INT32_MAX;
+        int64_t limit = INT32_MAX;
+        if (op->code == OP_OBJ_INDEX) {
+            /* Indices stay at or below max_objects (the writer refuses
+             * more): each step takes at most 1/16 of the room left, so
+             * a chain of a few hundred indices still fits. */
+            int64_t room = (int64_t)op->max_objects - base;
+            if (room < 1)
+                return false;
+            limit = base + (room >= 32 ? room / 16 : 1);
+        }
         v.i = i = above(g, base, limit);
         break;
     }

@@ -1,2 +1,76 @@
 # tests/local.mk -- unit tests (cmocka, TAP), the reference vector replay,
 # and the randomized reader test.
+
+# --- Vector replay (jansson) -------------------------------------------
+# tests/replay-vectors with no argument replays $VECTORS_DIR (the team's
+# ../shared/vectors; a TAP SKIP when absent, as in a user's clone or in
+# distcheck); the two scripts replay the hand-made vectors kept in the
+# tree, which tests/make_vectors.py regenerates.
+HANDMADE_VECTORS = \
+	tests/vectors/packet-011.json tests/vectors/packet-012.json \
+	tests/vectors/packet-013.json tests/vectors/stream-001.json \
+	tests/vectors/stream-002.json tests/vectors/stream-003.json \
+	tests/vectors/stream-004.json tests/vectors/stream-005.json \
+	tests/vectors/stream-006.json tests/vectors/stream-007.json \
+	tests/vectors/stream-008.json tests/vectors/stream-009.json \
+	tests/vectors/stream-010.json
+HOSTILE_VECTORS = \
+	tests/vectors-hostile/reject-101.json tests/vectors-hostile/reject-102.json \
+	tests/vectors-hostile/reject-103.json tests/vectors-hostile/reject-104.json \
+	tests/vectors-hostile/reject-105.json tests/vectors-hostile/reject-106.json \
+	tests/vectors-hostile/reject-107.json tests/vectors-hostile/reject-108.json \
+	tests/vectors-hostile/reject-109.json tests/vectors-hostile/reject-110.json \
+	tests/vectors-hostile/reject-111.json tests/vectors-hostile/reject-112.json \
+	tests/vectors-hostile/reject-113.json tests/vectors-hostile/reject-114.json \
+	tests/vectors-hostile/reject-115.json tests/vectors-hostile/reject-116.json \
+	tests/vectors-hostile/reject-117.json tests/vectors-hostile/reject-118.json \
+	tests/vectors-hostile/reject-119.json tests/vectors-hostile/reject-120.json \
+	tests/vectors-hostile/reject-121.json tests/vectors-hostile/reject-122.json \
+	tests/vectors-hostile/reject-123.json
+EXTRA_DIST += $(HANDMADE_VECTORS) $(HOSTILE_VECTORS) tests/make_vectors.py
+dist_check_SCRIPTS = tests/replay-handmade.sh tests/replay-hostile.sh
+
+if HAVE_JANSSON
+check_PROGRAMS += tests/replay-vectors
+tests_replay_vectors_SOURCES = tests/replay_vectors.c
+tests_replay_vectors_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_replay_vectors_LDADD = lib/libbitsift.la $(JANSSON_LIBS)
+TESTS += tests/replay-vectors tests/replay-handmade.sh tests/replay-hostile.sh
+endif
+
+# --- Unit tests (cmocka, TAP through CMOCKA_MESSAGE_OUTPUT) --------------
+noinst_HEADERS += tests/test_util.h
+if HAVE_CMOCKA
+UNIT_TESTS = tests/test-bits tests/test-primitives tests/test-failure tests/test-serialize \
+	tests/test-random-reader
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
+UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+UNIT_LDADD = lib/libbitsift.la $(CMOCKA_LIBS) -lm
+tests_test_bits_SOURCES = tests/test_bits.c
+tests_test_bits_CFLAGS = $(UNIT_CFLAGS)
+tests_test_bits_LDADD = $(UNIT_LDADD)
+tests_test_primitives_SOURCES = tests/test_primitives.c
+tests_test_primitives_CFLAGS = $(UNIT_CFLAGS)
+tests_test_primitives_LDADD = $(UNIT_LDADD)
+tests_test_failure_SOURCES = tests/test_failure.c
+tests_test_failure_CFLAGS = $(UNIT_CFLAGS)
+tests_test_failure_LDADD = $(UNIT_LDADD)
+tests_test_serialize_SOURCES = tests/test_serialize.c
+tests_test_serialize_CFLAGS = $(UNIT_CFLAGS)
+tests_test_serialize_LDADD = $(UNIT_LDADD)
+tests_test_random_reader_SOURCES = tests/test_random_reader.c
+tests_test_random_reader_CFLAGS = $(UNIT_CFLAGS)
+tests_test_random_reader_LDADD = $(UNIT_LDADD)
+tests_test_packet_SOURCES = tests/test_packet.c
+tests_test_packet_CFLAGS = $(UNIT_CFLAGS) $(ZLIB_CFLAGS)
+tests_test_packet_LDADD = $(UNIT_LDADD) $(ZLIB_LIBS)
+# The CRC32 baseline is zlib's crc32().
+if HAVE_ZLIB
+check_PROGRAMS += tests/test-crc32 tests/test-packet
+TESTS += tests/test-crc32 tests/test-packet
+tests_test_crc32_SOURCES = tests/test_crc32.c
+tests_test_crc32_CFLAGS = $(UNIT_CFLAGS) $(ZLIB_CFLAGS)
+tests_test_crc32_LDADD = $(UNIT_LDADD) $(ZLIB_LIBS)
+endif
+endif

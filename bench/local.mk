@@ -1,0 +1,36 @@
+# bench/local.mk -- `make bench`: builds the benchmark programs (never
+# built by `make` or `make check`) and runs bench/run.sh, which prints one
+# table of medians beside baselines measured in the same run.
+#
+#   make bench                 all sections, BENCH_REPS=9 repetitions
+#   make bench BENCH_REPS=21   steadier medians on a busy machine
+bench_programs = bench/bench_reader bench/bench_crc bench/pcap_loop
+EXTRA_PROGRAMS += bench/bench_reader bench/bench_crc bench/pcap_loop
+EXTRA_DIST += bench/run.sh
+CLEANFILES += $(bench_programs)
+noinst_HEADERS += bench/bench_util.h
+
+# -no-install: real executables rather than libtool wrapper scripts, so
+# that perf and valgrind see the program itself.
+bench_link_flags = -no-install
+
+bench_bench_reader_SOURCES = bench/bench_reader.c bench/bench_util.c
+bench_bench_reader_LDADD = lib/libbitsift.la
+bench_bench_reader_LDFLAGS = $(bench_link_flags)
+
+bench_bench_crc_SOURCES = bench/bench_crc.c bench/bench_util.c
+bench_bench_crc_LDADD = lib/libbitsift.la $(ZLIB_LIBS)
+bench_bench_crc_LDFLAGS = $(bench_link_flags)
+bench_bench_crc_CPPFLAGS = $(AM_CPPFLAGS) $(ZLIB_CFLAGS)
+if HAVE_ZLIB
+bench_bench_crc_CPPFLAGS += -DBENCH_HAVE_ZLIB
+endif
+
+bench_pcap_loop_SOURCES = bench/pcap_loop.c
+bench_pcap_loop_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+bench_pcap_loop_LDADD = $(PCAP_LIBS)
+
+BENCH_REPS = 9
+bench: $(bench_programs) $(bin_PROGRAMS)
+	@BENCH_REPS='$(BENCH_REPS)' $(SHELL) '$(srcdir)/bench/run.sh' '$(top_builddir)' '$(top_srcdir)'
+.PHONY: bench

@@ -1,0 +1,25 @@
+#!/bin/sh
+# bench/run.sh -- run by `make bench`: prints the machine and load, then
+# runs every benchmark section, each printing its rows of one table.
+#
+#   bench/run.sh TOP_BUILDDIR TOP_SRCDIR     (BENCH_REPS in the environment)
+set -u
+builddir=${1:-.}
+srcdir=${2:-.}
+reps=${BENCH_REPS:-9}
+export BENCH_REPS="$reps"
+
+model=$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
+echo "bitsift benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "machine: ${model:-unknown CPU}, $(nproc 2>/dev/null || echo '?') CPUs," \
+    "load average $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo '?')"
+echo "each figure: median of $reps rounds, candidate and baseline interleaved;" \
+    "ratio: median of per-round ratios (CPU time)"
+echo
+
+status=0
+"$builddir/bench/bench_reader" --header || status=1
+"$builddir/bench/bench_crc" || status=1
+printf '%-2s %-34s %s\n' 3 "schema decode (visitor, tree)" "n/a (needs the schema decoder)"
+printf '%-2s %-34s %s\n' 4 "end to end (validate, decode json)" "n/a (needs src/bitsift)"
+exit $status
