@@ -359,6 +359,63 @@ static void test_shooter(void)
     bitsift_schema_free(s);
 }
 
+/* ---- introspection and stopping --------------------------------------------------- */
+
+static bool stop_after_three(void *ctx, const bitsift_event *ev)
+{
+    (void)ev;
+    return ++*(int *)ctx < 3;
+}
+
+static void test_introspection(void)
+{
+    bitsift_schema *s = load_example("article");
+    int a = bitsift_schema_packet_index(s, "PacketA");
+    /* crc 32 + type 3 + 3 x 32 + end check 32, plus up to 7 bits of align */
+    CHECK(a == 0 && bitsift_schema_packet_min_bits(s, 0) == 163 &&
+              bitsift_schema_packet_max_bits(s, 0) == 170,
+          "PacketA costs 163..170 bits");
+    unsigned count = bitsift_schema_field_count(s);
+    bool found = false;
+    for (unsigned id = 0; id < count; id++) {
+        bitsift_field_info info;
+        if (!bitsift_schema_field_info(s, id, &info))
+            break;
+        if (strcmp(info.path, "orientation.w") == 0 && info.packet_type == 4 &&
+            info.depth == 2 && info.max_bits == 9)
+            found = true;
+    }
+    CHECK(found, "field info: RigidBodyCompressed orientation.w, depth 2, up to 9 bits");
+    CHECK(strcmp(bitsift_field_type_name(BITSIFT_FIELD_OBJECT_INDEX), "object_index") == 0 &&
+              strcmp(bitsift_field_type_name((bitsift_field_type)99), "unknown") == 0,
+          "field type names");
+    bitsift_tree *t = bitsift_tree_create(s);
+    uint8_t buf[256];
+    size_t size;
+    bitsift_result res;
+    bitsift_tree_random(t, 0, 9, 50);
+    bitsift_encode(s, t, buf, sizeof buf, &size, &res);
+    int seen = 0;
+    bitsift_visitor v = {stop_after_three, NULL, NULL, &seen};
+    CHECK(bitsift_decode(s, buf, size, 0, &v, &res) == BITSIFT_OK && res.stopped && seen == 3,
+          "a visitor returning false stops the decode (status ok, stopped)");
+    bitsift_tree_free(t);
+    bitsift_schema_free(s);
+
+    bitsift_schema *sh = load_example("shooter");
+    for (unsigned id = 0; id < bitsift_schema_field_count(sh); id++) {
+        bitsift_field_info info;
+        bitsift_schema_field_info(sh, id, &info);
+        if (strcmp(info.path, "entities[].kind") == 0) {
+            CHECK(strcmp(bitsift_schema_enum_name(sh, id, 3), "door") == 0 &&
+                      bitsift_schema_enum_name(sh, id, 9) == NULL,
+                  "enum names by field id");
+            break;
+        }
+    }
+    bitsift_schema_free(sh);
+}
+
 /* ---- detection ---------------------------------------------------------------- */
 
 static void test_detect(void)
@@ -535,6 +592,7 @@ int main(void)
     test_article();
     test_shooter();
     test_detect();
+    test_introspection();
     test_mutations("shooter");
     test_mutations("scenes");
     test_mutations("article");
