@@ -420,6 +420,7 @@ bitsift_schema *bitsift_schema_compile(const char *text, size_t size, const char
     if (ok)
         compile_finish(&c);
     free(c.decls);
+    free(c.decl_table);
     free(c.vis);
     free(toks);
     if (!ok || c.failed) {
@@ -570,6 +571,10 @@ const char *schema_enum_lookup(const bitsift_schema *s, int32_t enum_id, int64_t
 {
     const struct schema_enum *e = &s->enums[enum_id];
     const struct schema_enum_value *v = s->enum_values + e->first;
+    if (e->dense) {
+        uint64_t k = (uint64_t)value - (uint64_t)v[0].value;
+        return k < e->count ? v[k].name : NULL;
+    }
     uint32_t lo = 0, hi = e->count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -597,6 +602,23 @@ bool schema_enum_value(const bitsift_schema *s, int32_t enum_id, const char *nam
 
 bool schema_eval(const bitsift_schema *s, const struct schema_op *op, const int64_t *slots)
 {
+    const struct expr_item *x = &s->expr[op->expr_first];
+    /* The common shapes first: "field", "!field", "field OP constant". */
+    if (op->expr_count == 1 && x[0].code == EXPR_SLOT)
+        return slots[x[0].value] != 0;
+    if (op->expr_count == 2 && x[0].code == EXPR_SLOT && x[1].code == EXPR_NOT)
+        return slots[x[0].value] == 0;
+    if (op->expr_count == 3 && x[0].code == EXPR_SLOT && x[1].code == EXPR_CONST) {
+        int64_t a = slots[x[0].value], b = x[1].value;
+        switch (x[2].code) {
+        case EXPR_EQ:
+            return a == b;
+        case EXPR_NE:
+            return a != b;
+        default:
+            break;
+        }
+    }
     int64_t stack[SCHEMA_MAX_EXPR];
     unsigned sp = 0;
     for (uint32_t i = 0; i < op->expr_count; i++) {

@@ -37,6 +37,8 @@ struct compiler {
 
     struct decl *decls;
     size_t ndecls;
+    uint32_t *decl_table; /* hash of decl names: index + 1, 0 = empty */
+    size_t decl_table_size;
 
     /* The schema being built; arrays grow geometrically. */
     bitsift_schema *s;
@@ -51,6 +53,7 @@ struct compiler {
     int32_t array_op;     /* innermost enclosing array op, -1 */
     bool checking_unused;
     uint32_t expr_start;
+    unsigned long lookup_work; /* name lookups so far (bounded) */
     const struct token *stmt_name; /* the field being declared, NULL else */  /* first item of the condition being parsed */ /* compiling a struct nobody uses, to check it */
     int32_t parent_field; /* field id of the enclosing struct/array */
     char path[BITSIFT_PATH_MAX]; /* schema path of the enclosing container */

@@ -140,6 +140,7 @@ struct schema_enum {
     const char *name;
     uint32_t first, count; /* into enum_values, sorted by value */
     int64_t min, max;      /* the wire range: int(min, max) */
+    bool dense;            /* values are first..first + count - 1: O(1) names */
 };
 
 /* What bitsift_schema_field_info reports, one per field id. */

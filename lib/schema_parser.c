@@ -53,8 +53,6 @@ struct typespec {
     struct scalar comp;
 };
 
-static unsigned long lookup_work;
-
 static const struct token *peek(struct compiler *c)
 {
     return &c->toks[c->pos < c->ntoks ? c->pos : c->ntoks - 1];
@@ -188,13 +186,56 @@ static bool string_literal(struct compiler *c, const struct token *t, char *buf,
 
 /* ---- declarations ------------------------------------------------- */
 
+/* Declarations are found through a hash table (open addressing over
+ * decl indices + 1), so that a schema with many types compiles in linear
+ * time. */
+static uint32_t name_hash(const char *text, size_t len)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 16777619u;
+    return h;
+}
+
 static struct decl *find_decl(struct compiler *c, const struct token *name)
 {
-    for (size_t i = 0; i < c->ndecls; i++)
-        if (c->decls[i].name->len == name->len &&
-            memcmp(c->decls[i].name->text, name->text, name->len) == 0)
-            return &c->decls[i];
-    return NULL;
+    if (!c->decl_table)
+        return NULL;
+    for (size_t i = name_hash(name->text, name->len) & (c->decl_table_size - 1);;
+         i = (i + 1) & (c->decl_table_size - 1)) {
+        uint32_t slot = c->decl_table[i];
+        if (slot == 0)
+            return NULL;
+        struct decl *d = &c->decls[slot - 1];
+        if (d->name->len == name->len && memcmp(d->name->text, name->text, name->len) == 0)
+            return d;
+    }
+}
+
+/* Insert decls[index]; the table is kept at most half full. */
+static bool index_decl(struct compiler *c, size_t index)
+{
+    if (2 * (index + 1) > c->decl_table_size) {
+        size_t size = c->decl_table_size ? c->decl_table_size * 2 : 64;
+        uint32_t *table = calloc(size, sizeof *table);
+        if (!table)
+            return false;
+        free(c->decl_table);
+        c->decl_table = table;
+        c->decl_table_size = size;
+        for (size_t k = 0; k < index; k++) {
+            size_t i = name_hash(c->decls[k].name->text, c->decls[k].name->len) & (size - 1);
+            while (table[i])
+                i = (i + 1) & (size - 1);
+            table[i] = (uint32_t)k + 1;
+        }
+    }
+    size_t i = name_hash(c->decls[index].name->text, c->decls[index].name->len) &
+               (c->decl_table_size - 1);
+    while (c->decl_table[i])
+        i = (i + 1) & (c->decl_table_size - 1);
+    c->decl_table[i] = (uint32_t)index + 1;
+    return true;
 }
 
 static bool is_builtin(const struct token *t)
@@ -337,6 +378,8 @@ static bool compile_enum(struct compiler *c, struct decl *d)
         wire_min = s->enum_values[e->first].value;
         wire_max = s->enum_values[e->first + e->count - 1].value;
     }
+    const struct schema_enum_value *sorted = s->enum_values + e->first;
+    e->dense = (uint64_t)(sorted[e->count - 1].value - sorted[0].value) == e->count - 1;
     s->enums[d->enum_id].min = wire_min;
     s->enums[d->enum_id].max = wire_max;
     return !c->failed;
@@ -359,7 +402,7 @@ static bool push_visible(struct compiler *c, const struct token *name, int32_t o
 static int32_t find_visible(struct compiler *c, int32_t parent, const struct token *name)
 {
     for (size_t i = c->nvis; i-- > 0;) {
-        if (++lookup_work > LOOKUP_BUDGET)
+        if (++c->lookup_work > LOOKUP_BUDGET)
             return -2;
         if (c->vis[i].parent == parent && c->vis[i].name_len == name->len &&
             memcmp(c->vis[i].name, name->text, name->len) == 0)
@@ -440,6 +483,12 @@ static int32_t parse_ref(struct compiler *c, const struct token *first, size_t s
                 return -1;
             }
             return c->vis[v].op;
+        }
+        if (op->code == OP_ARRAY) {
+            compile_error(c, name,
+                          "'%.*s' is an array: the fields of its elements are out of reach here",
+                          (int)name->len, name->text);
+            return -1;
         }
         if (op->code != OP_STRUCT) {
             compile_error(c, name, "'%.*s' has no fields to select", (int)name->len, name->text);
@@ -1471,7 +1520,6 @@ bool schema_parse(struct compiler *c)
     bitsift_schema *s = c->s;
     bool have_protocol = false;
     size_t packets = 0;
-    lookup_work = 0;
     bitsift_framing_init(&s->framing, 0);
 
     /* Pass 1: the protocol block, and where every declaration is. */
@@ -1493,12 +1541,11 @@ bool schema_parse(struct compiler *c)
         if (is_builtin(name))
             return compile_error(c, name, "'%.*s' is a reserved word", (int)name->len,
                                  name->text);
-        for (size_t i = 0; i < c->ndecls; i++)
-            if (c->decls[i].name->len == name->len &&
-                memcmp(c->decls[i].name->text, name->text, name->len) == 0)
-                return compile_error(c, name, "duplicate declaration of '%.*s' (first at %u:%u)",
-                                     (int)name->len, name->text, c->decls[i].name->line,
-                                     c->decls[i].name->column);
+        const struct decl *earlier = find_decl(c, name);
+        if (earlier)
+            return compile_error(c, name, "duplicate declaration of '%.*s' (first at %u:%u)",
+                                 (int)name->len, name->text, earlier->name->line,
+                                 earlier->name->column);
         struct decl d = {.name = name, .is_enum = tok_is(kw, "enum"), .enum_id = -1};
         if (d.is_enum) {
             /* body_first: the token after the name ([: range] { ... }). */
@@ -1537,6 +1584,8 @@ bool schema_parse(struct compiler *c)
         /* Remember packet-ness in the name token's kind of use. */
         c->decls[c->ndecls].used = tok_is(kw, "packet");
         c->decls[c->ndecls].in_progress = false;
+        if (!index_decl(c, c->ndecls))
+            return compile_error(c, name, "out of memory");
         c->ndecls++;
         /* A packet is a decl too but must not be usable as a type: keep
          * them distinguishable by a flag in is_enum's sibling. */

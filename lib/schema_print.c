@@ -10,6 +10,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "schema_compile.h"
 
@@ -76,6 +77,8 @@ static bool print_range(const bitsift_schema *s, FILE *out, uint32_t first, uint
             uint64_t a, b;
             compile_bits(s, i, op->end, &a, &b);
             print_bits(bits, sizeof bits, a, b);
+            /* The condition itself is not shown: the CLI's golden layout
+             * files pin this form ("if (...)"). */
             if (fprintf(out, "%*sif (...)%*s%s\n", (int)indent, "", (int)(46 - indent - 8), "",
                         bits) < 0)
                 return false;

@@ -9,24 +9,31 @@ tests_schema_schematool_LDADD = lib/libbitsift.la -lm
 # LOG_DRIVER (the TAP driver).
 SCHEMA_TEST_PROGS = \
 	tests/schema/roundtrip.sh \
-	tests/schema/errors.sh
+	tests/schema/errors.sh \
+	tests/schema/packets.sh
 TESTS += $(SCHEMA_TEST_PROGS)
-EXTRA_DIST += $(SCHEMA_TEST_PROGS) tests/schema/errors.list $(SCHEMA_CORPUS_FILES)
+EXTRA_DIST += $(SCHEMA_TEST_PROGS) tests/schema/errors.list tests/schema/constructs.bss $(SCHEMA_CORPUS_FILES)
 
 # Hostile and wrong schemas: each must be refused with its diagnostic.
 SCHEMA_CORPUS_FILES = \
 	corpus/schemas/array_empty_brackets.bss \
 	corpus/schemas/array_without_max.bss \
+	corpus/schemas/array_zero.bss \
 	corpus/schemas/bad_enum_compare.bss \
 	corpus/schemas/bits_too_wide.bss \
+	corpus/schemas/bytes_too_big.bss \
+	corpus/schemas/condition_too_complex.bss \
 	corpus/schemas/constraint_out_of_range.bss \
 	corpus/schemas/deep_condition.bss \
 	corpus/schemas/deep_nesting.bss \
 	corpus/schemas/deep_struct_chain.bss \
 	corpus/schemas/default_outside_if.bss \
+	corpus/schemas/default_wrong_type.bss \
 	corpus/schemas/duplicate_enum_value.bss \
 	corpus/schemas/duplicate_field.bss \
 	corpus/schemas/duplicate_type.bss \
+	corpus/schemas/empty_enum.bss \
+	corpus/schemas/enum_too_many_values.bss \
 	corpus/schemas/expansion_bomb.bss \
 	corpus/schemas/giant_count.bss \
 	corpus/schemas/huge_range.bss \
@@ -42,18 +49,26 @@ SCHEMA_CORPUS_FILES = \
 	corpus/schemas/nul_byte.bss \
 	corpus/schemas/packet_as_type.bss \
 	corpus/schemas/previous_outside_array.bss \
+	corpus/schemas/protocol_id_too_big.bss \
 	corpus/schemas/protocol_without_id.bss \
 	corpus/schemas/recursive_type.bss \
+	corpus/schemas/reference_into_array.bss \
 	corpus/schemas/reserved_name.bss \
 	corpus/schemas/resolution_too_fine.bss \
 	corpus/schemas/resolution_zero.bss \
 	corpus/schemas/self_reference.bss \
+	corpus/schemas/smallest_three_too_wide.bss \
+	corpus/schemas/sparse_unknown_kind.bss \
+	corpus/schemas/string_zero.bss \
 	corpus/schemas/syntax_bad_character.bss \
 	corpus/schemas/syntax_missing_semicolon.bss \
 	corpus/schemas/syntax_unterminated_brace.bss \
+	corpus/schemas/too_many_packets.bss \
+	corpus/schemas/too_many_references.bss \
 	corpus/schemas/unknown_field.bss \
 	corpus/schemas/unknown_type.bss \
 	corpus/schemas/unterminated_string.bss \
+	corpus/schemas/vector_of_strings.bss \
 	corpus/schemas/zero_bit_loop.bss \
 	corpus/schemas/zero_bit_loop_struct.bss
 
@@ -68,3 +83,22 @@ check_PROGRAMS += tests/schema/decode_test
 tests_schema_decode_test_SOURCES = tests/schema/decode_test.c
 tests_schema_decode_test_LDADD = lib/libbitsift.la -lm
 TESTS += tests/schema/decode_test
+
+# Packets made by the encoder from the example schemas (SCHEMA-TYPE.bin).
+EXTRA_DIST += \
+	examples/packets/article-PacketA.bin \
+	examples/packets/article-PacketB.bin \
+	examples/packets/article-PacketC.bin \
+	examples/packets/article-RigidBody.bin \
+	examples/packets/article-RigidBodyCompressed.bin \
+	examples/packets/robocat-position.bin \
+	examples/packets/robocat-robocat.bin \
+	examples/packets/scenes-scene_a.bin \
+	examples/packets/scenes-scene_b.bin \
+	examples/packets/scenes-scene_c.bin \
+	examples/packets/scenes-scene_d.bin \
+	examples/packets/shooter-connect_accept.bin \
+	examples/packets/shooter-connect_request.bin \
+	examples/packets/shooter-disconnect.bin \
+	examples/packets/shooter-input.bin \
+	examples/packets/shooter-snapshot.bin

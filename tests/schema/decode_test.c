@@ -359,6 +359,63 @@ static void test_shooter(void)
     bitsift_schema_free(s);
 }
 
+/* ---- introspection and stopping --------------------------------------------------- */
+
+static bool stop_after_three(void *ctx, const bitsift_event *ev)
+{
+    (void)ev;
+    return ++*(int *)ctx < 3;
+}
+
+static void test_introspection(void)
+{
+    bitsift_schema *s = load_example("article");
+    int a = bitsift_schema_packet_index(s, "PacketA");
+    /* crc 32 + type 3 + 3 x 32 + end check 32, plus up to 7 bits of align */
+    CHECK(a == 0 && bitsift_schema_packet_min_bits(s, 0) == 163 &&
+              bitsift_schema_packet_max_bits(s, 0) == 170,
+          "PacketA costs 163..170 bits");
+    unsigned count = bitsift_schema_field_count(s);
+    bool found = false;
+    for (unsigned id = 0; id < count; id++) {
+        bitsift_field_info info;
+        if (!bitsift_schema_field_info(s, id, &info))
+            break;
+        if (strcmp(info.path, "orientation.w") == 0 && info.packet_type == 4 &&
+            info.depth == 2 && info.max_bits == 9)
+            found = true;
+    }
+    CHECK(found, "field info: RigidBodyCompressed orientation.w, depth 2, up to 9 bits");
+    CHECK(strcmp(bitsift_field_type_name(BITSIFT_FIELD_OBJECT_INDEX), "object_index") == 0 &&
+              strcmp(bitsift_field_type_name((bitsift_field_type)99), "unknown") == 0,
+          "field type names");
+    bitsift_tree *t = bitsift_tree_create(s);
+    uint8_t buf[256];
+    size_t size;
+    bitsift_result res;
+    bitsift_tree_random(t, 0, 9, 50);
+    bitsift_encode(s, t, buf, sizeof buf, &size, &res);
+    int seen = 0;
+    bitsift_visitor v = {stop_after_three, NULL, NULL, &seen};
+    CHECK(bitsift_decode(s, buf, size, 0, &v, &res) == BITSIFT_OK && res.stopped && seen == 3,
+          "a visitor returning false stops the decode (status ok, stopped)");
+    bitsift_tree_free(t);
+    bitsift_schema_free(s);
+
+    bitsift_schema *sh = load_example("shooter");
+    for (unsigned id = 0; id < bitsift_schema_field_count(sh); id++) {
+        bitsift_field_info info;
+        bitsift_schema_field_info(sh, id, &info);
+        if (strcmp(info.path, "entities[].kind") == 0) {
+            CHECK(strcmp(bitsift_schema_enum_name(sh, id, 3), "door") == 0 &&
+                      bitsift_schema_enum_name(sh, id, 9) == NULL,
+                  "enum names by field id");
+            break;
+        }
+    }
+    bitsift_schema_free(sh);
+}
+
 /* ---- detection ---------------------------------------------------------------- */
 
 static void test_detect(void)
@@ -450,14 +507,97 @@ static void test_mutations(const char *example)
     bitsift_schema_free(s);
 }
 
+/* Schema texts damaged at random: every one either compiles or is refused
+ * with a "file:line:column: message" (or "file: message") diagnostic, and
+ * whatever compiles decodes random bytes without harm. */
+static void test_schema_mutations(const char *example)
+{
+    const char *top = getenv("top_srcdir");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/examples/%s.bss", top ? top : ".", example);
+    FILE *f = fopen(path, "rb");
+    static char text[1 << 16], copy[1 << 16];
+    size_t size = f ? fread(text, 1, sizeof text, f) : 0;
+    if (f)
+        fclose(f);
+    int compiled = 0, refused = 0, bad = 0;
+    static const char *const splices[] = {"{", "}", "[", "]", "(", ")", ";", "if", "max",
+                                          "previous(", "int(0,", "bits(64)", "\xff", "0",
+                                          "99999999999999999999", "-", ".", "struct x {"};
+    for (int n = 0; n < 1500; n++) {
+        memcpy(copy, text, size);
+        size_t len = size;
+        for (int m = 0; m < 1 + (int)(xorshift() % 4); m++) {
+            size_t at = len ? (size_t)(xorshift() % len) : 0;
+            switch (xorshift() % 4) {
+            case 0:
+                copy[at] = (char)xorshift();
+                break;
+            case 1:
+                len = at;
+                break;
+            case 2: {
+                size_t cut = (size_t)(xorshift() % 40);
+                if (at + cut < len) {
+                    memmove(copy + at, copy + at + cut, len - at - cut);
+                    len -= cut;
+                }
+                break;
+            }
+            default: {
+                const char *sp = splices[xorshift() % (sizeof splices / sizeof splices[0])];
+                size_t k = strlen(sp);
+                if (len + k < sizeof copy) {
+                    memmove(copy + at + k, copy + at, len - at);
+                    memcpy(copy + at, sp, k);
+                    len += k;
+                }
+            }
+            }
+        }
+        bitsift_schema_error err;
+        bitsift_schema *s = bitsift_schema_compile(copy, len, "m.bss", &err);
+        if (!s) {
+            refused++;
+            unsigned line, col;
+            char rest[8];
+            bool positioned = sscanf(err.message, "m.bss:%u:%u:%1s", &line, &col, rest) == 3 &&
+                              line >= 1 && col >= 1 && err.line == line && err.column == col;
+            bool plain = strncmp(err.message, "m.bss: ", 7) == 0 && err.line == 0;
+            if (!(positioned || plain) || err.kind == BITSIFT_OK) {
+                if (bad++ < 3)
+                    printf("# bad diagnostic: %s\n", err.message);
+            }
+            continue;
+        }
+        compiled++;
+        uint8_t junk[512];
+        for (size_t k = 0; k < sizeof junk; k++)
+            junk[k] = (uint8_t)xorshift();
+        bitsift_result res;
+        bitsift_tree *t = bitsift_tree_create(s);
+        bitsift_decode(s, junk, (size_t)(xorshift() % sizeof junk), BITSIFT_DECODE_NO_CRC, NULL,
+                       &res);
+        bitsift_decode_tree(s, junk, sizeof junk, BITSIFT_DECODE_NO_CRC, t, &res);
+        bitsift_tree_free(t);
+        bitsift_schema_free(s);
+    }
+    CHECK(bad == 0 && refused > 0,
+          "%s: 1500 damaged schemas: %d compile, %d refused, all with a positioned diagnostic",
+          example, compiled, refused);
+}
+
 int main(void)
 {
     test_article();
     test_shooter();
     test_detect();
+    test_introspection();
     test_mutations("shooter");
     test_mutations("scenes");
     test_mutations("article");
+    test_schema_mutations("shooter");
+    test_schema_mutations("scenes");
     printf("1..%d\n", test_count);
     return 0;
 }

@@ -11,6 +11,8 @@
  *                                    must give the same bytes, the same values
  *                                    and visitor bits that add up
  *   schematool encode FILE TYPE SEED OUT  write one random packet to OUT
+ *   schematool verify FILE TYPE PACKET    the packet decodes strictly as TYPE
+ *                                    and re-encodes to the same bytes
  */
 #include <math.h>
 #include <stdio.h>
@@ -121,15 +123,21 @@ static bool same_value(const bitsift_schema *s, const bitsift_node *dec, const b
         if (info.parent >= 0) {
             bitsift_field_info parent;
             bitsift_schema_field_info(s, (unsigned)info.parent, &parent);
+            /* smallest three: half a step on the sent components, more on
+             * the rebuilt one; q and -q are the same, so compare sizes. */
             if (parent.type == BITSIFT_FIELD_QUATERNION && info.type == BITSIFT_FIELD_FLOAT &&
-                strcmp(info.name, "largest") != 0)
-                tolerance = 0.02; /* smallest three, sign folded below */
+                strcmp(info.name, "largest") != 0 && info.width)
+                tolerance = 3.0 * 1.414214 / (double)((1u << info.width) - 1) + 0.002;
         }
     }
     switch (a->kind) {
     case BITSIFT_VALUE_FLOAT: {
         double x = a->f, y = b->kind == BITSIFT_VALUE_FLOAT ? b->f : b->d;
-        if (tolerance == 0.02 ? fabs(fabs(x) - fabs(y)) <= tolerance
+        bool quaternion = tolerance > 0 && info.type == BITSIFT_FIELD_FLOAT;
+        /* A float cannot hold more than 24 bits: allow for its spacing. */
+        if (tolerance > 0 && tolerance < fabs(y) / 4194304.0)
+            tolerance = fabs(y) / 4194304.0;
+        if (quaternion ? fabs(fabs(x) - fabs(y)) <= tolerance
                               : (tolerance ? fabs(x - y) <= tolerance
                                            : memcmp(&a->f, &b->f, sizeof a->f) == 0))
             return true;
@@ -293,6 +301,32 @@ int main(int argc, char **argv)
         bitsift_tree_free(t);
         bitsift_schema_free(s);
         return 0;
+    }
+    if (strcmp(cmd, "verify") == 0 && argc > 4) {
+        size_t size;
+        unsigned char *p = read_file(argv[4], &size);
+        unsigned char again[1 << 16];
+        size_t size2 = 0;
+        bitsift_tree *t = bitsift_tree_create(s);
+        bitsift_result res;
+        char msg[256] = "";
+        int rc = 1;
+        if (!p)
+            snprintf(msg, sizeof msg, "cannot read %s", argv[4]);
+        else if (bitsift_decode_tree(s, p, size, BITSIFT_DECODE_STRICT, t, &res) != BITSIFT_OK)
+            bitsift_failure_format(&res.failure, msg, sizeof msg);
+        else if (strcmp(res.packet_name, argv[3]) != 0)
+            snprintf(msg, sizeof msg, "decoded as %s", res.packet_name);
+        else if (bitsift_encode(s, t, again, sizeof again, &size2, &res) != BITSIFT_OK ||
+                 size2 != size || memcmp(p, again, size) != 0)
+            snprintf(msg, sizeof msg, "re-encoding differs");
+        else
+            rc = 0;
+        printf("%s\n", rc ? msg : "ok");
+        free(p);
+        bitsift_tree_free(t);
+        bitsift_schema_free(s);
+        return rc;
     }
     if (strcmp(cmd, "check") == 0) {
         printf("ok\n");
