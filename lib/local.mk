@@ -16,7 +16,8 @@ lib_libbitsift_la_SOURCES = \
 	lib/bit_writer.c \
 	lib/compressed_float.c \
 	lib/relative_ints.c \
-	lib/packet.c
+	lib/packet.c \
+	lib/schema_stub.c
 lib_libbitsift_la_CFLAGS = $(AM_CFLAGS) $(LIBDEFLATE_CFLAGS)
 lib_libbitsift_la_LIBADD = $(LIBDEFLATE_LIBS) -lm
 # Only bitsift_* symbols leave the library.
