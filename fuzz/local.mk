@@ -21,7 +21,7 @@ FUZZ_TEST_TARGETS = fuzz_planted
 
 noinst_HEADERS += fuzz/fuzz_input.h fuzz/reseal.h
 
-FUZZ_DIST_FILES = fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
+FUZZ_DIST_FILES = fuzz/targets.sh fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
 	fuzz/oss-fuzz-build.sh fuzz/afl_driver.c fuzz/afl_crc_mutator.c
 EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md \
 	corpus/fuzz_reader corpus/fuzz_planted fuzz/regressions
@@ -96,7 +96,7 @@ FUZZ_BUILD_ENV = srcdir='$(srcdir)' builddir='$(builddir)' top_builddir='$(top_b
 	LIB_SOURCES='$(lib_libbitsift_la_SOURCES)' \
 	LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(PCAP_CFLAGS)' \
 	LIB_LIBS='$(LIBDEFLATE_LIBS) $(PCAP_LIBS) -lm' \
-	AFL_CC='$(AFL_CC)' AFL_FUZZ='$(AFL_FUZZ)' CC='$(CC)' LLVM_COV='$(LLVM_COV)' GCOV='$(GCOV)'
+	FUZZ_AFL_CC='$(AFL_CC)' FUZZ_AFL_FUZZ='$(AFL_FUZZ)' CC='$(CC)' LLVM_COV='$(LLVM_COV)' GCOV='$(GCOV)'
 
 fuzz-afl:
 	$(FUZZ_BUILD_ENV) $(SHELL) $(srcdir)/fuzz/afl.sh
@@ -115,3 +115,11 @@ clean-fuzz:
 noinst_PROGRAMS += fuzz/reseal
 fuzz_reseal_SOURCES = fuzz/reseal.c
 fuzz_reseal_LDADD = lib/libbitsift.la
+
+## -- Unit test of the AFL++ post-processor ----------------------------------
+
+check_PROGRAMS += fuzz/test_afl_crc_mutator
+TESTS += fuzz/test_afl_crc_mutator
+fuzz_test_afl_crc_mutator_SOURCES = fuzz/test_afl_crc_mutator.c fuzz/afl_crc_mutator.c \
+	fuzz/fuzz_planted.c
+fuzz_test_afl_crc_mutator_LDADD = lib/libbitsift.la
