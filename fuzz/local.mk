@@ -21,9 +21,13 @@ FUZZ_TEST_TARGETS = fuzz_planted
 
 noinst_HEADERS += fuzz/fuzz_input.h fuzz/reseal.h
 
+# Dictionaries and libFuzzer/OSS-Fuzz options, one per target.
+FUZZ_DICTS = fuzz/fuzz_reader.dict
+FUZZ_OPTIONS = fuzz/fuzz_reader.options fuzz/fuzz_planted.options
+
 FUZZ_DIST_FILES = fuzz/targets.sh fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
 	fuzz/oss-fuzz-build.sh fuzz/afl_driver.c fuzz/afl_crc_mutator.c
-EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md \
+EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md $(FUZZ_DICTS) $(FUZZ_OPTIONS) \
 	corpus/fuzz_reader corpus/fuzz_planted fuzz/regressions
 
 ## -- Replay: every harness with a plain main(), run by make check ---------
