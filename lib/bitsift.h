@@ -906,6 +906,11 @@ typedef struct bitsift_value {
 #define BITSIFT_EVENT_ABSENT  0x1u /* conditional field not sent: value is its default, 0 bits */
 #define BITSIFT_EVENT_DERIVED 0x2u /* computed, not sent (smallest-three's largest component) */
 #define BITSIFT_EVENT_FRAMING 0x4u /* prefix, crc, type, end check */
+/* Array bookkeeping: an inline count, a presence bit (sparse flags), an
+ * element index or the sentinel. Such an event has type ARRAY and the
+ * array's id; its path names the array (count, sentinel) or the element
+ * (presence bit, index). Leaf events plus these account for every bit. */
+#define BITSIFT_EVENT_ARRAY_META 0x8u
 
 /*
  * One field as the decoder meets it. Everything it points to is valid
@@ -1059,6 +1064,17 @@ bitsift_node *bitsift_node_add_value(bitsift_tree *t, bitsift_node *parent, cons
 bool bitsift_node_set_value(bitsift_tree *t, bitsift_node *n, const bitsift_value *v);
 /* Set the index of an element of a sparse array. */
 void bitsift_node_set_index(bitsift_node *n, int64_t index);
+
+/*
+ * Fill the tree (reset first) with a random valid packet of type
+ * `packet_type`: every value inside its range, constraint and enum,
+ * conditions and counts consistent, arrays of random length, so that
+ * bitsift_encode accepts it. The same seed gives the same tree. For
+ * benchmarks, round-trip tests and fuzz seeds. `fill` in 0..100 biases
+ * array lengths and optional parts (0: as empty as allowed, 100: full).
+ */
+bitsift_error bitsift_tree_random(bitsift_tree *t, unsigned packet_type, uint64_t seed,
+                                  unsigned fill);
 
 /* ------------------------------------------------------------------ */
 /* Encoding                                                            */
