@@ -892,6 +892,12 @@ typedef struct bitsift_value {
     const uint8_t *data; /* BYTES, STRING: not NUL-terminated in events */
     size_t size;
     const char *name; /* ENUM: the value's name */
+    /* Quantized fields (compressed floats, smallest-three components):
+     * the integer on the wire. The encoder writes it back when has_raw is
+     * set and it still decodes to exactly this value, so that decode ->
+     * encode keeps every bit even where floats cannot tell steps apart. */
+    uint64_t raw;
+    bool has_raw;
 } bitsift_value;
 
 /* ------------------------------------------------------------------ */

@@ -158,10 +158,12 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
         if (!bitsift_read_bits(&d->r, op->width, &raw[k]))
             return false;
     float comp[4];
+    uint64_t comp_raw[4] = {0};
     float sum = 0.0f;
     for (int k = 0, j = 0; k < 4; k++) {
         if ((uint64_t)k == largest)
             continue;
+        comp_raw[k] = raw[j];
         comp[k] = schema_s3_dequantize(op->width, (uint32_t)raw[j++]);
         sum += comp[k] * comp[k];
     }
@@ -195,6 +197,8 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
             bitsift_value f = {.kind = BITSIFT_VALUE_FLOAT};
             f.f = comp[k];
             bool derived = (uint64_t)k == largest;
+            f.raw = comp_raw[k];
+            f.has_raw = !derived;
             ok = emit_leaf(d, &part, op->field + 2 + k, names[k], BITSIFT_FIELD_FLOAT, bit,
                            derived ? 0 : op->width, derived ? BITSIFT_EVENT_DERIVED : 0, &f);
             if (!derived)
@@ -220,6 +224,7 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
     v.data = NULL;
     v.size = 0;
     v.name = NULL;
+    v.has_raw = false;
     int64_t as_int = 0;
     switch ((enum op_code)op->code) {
     case OP_BITS:
@@ -269,6 +274,8 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
                         op->steps, raw);
         v.kind = BITSIFT_VALUE_FLOAT;
         v.f = bitsift__compressed_float_dequantize(op->fmin, op->fmax, op->steps, (uint32_t)raw);
+        v.raw = raw;
+        v.has_raw = true;
         break;
     }
     case OP_BYTES:

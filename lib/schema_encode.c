@@ -159,6 +159,20 @@ static float dq_s3(const void *ctx, uint32_t raw)
     return schema_s3_dequantize(op->width, raw);
 }
 
+/* A decoded value still holding its wire integer: write that integer
+ * back (many steps can share one float when there are over 2^24). */
+static bool kept_raw(const bitsift_value *v, uint32_t top, float f,
+                     float (*dq)(const void *, uint32_t), const void *ctx, uint32_t *raw)
+{
+    if (!v->has_raw || v->raw > top)
+        return false;
+    float back = dq(ctx, (uint32_t)v->raw);
+    if (memcmp(&back, &f, sizeof f) != 0)
+        return false;
+    *raw = (uint32_t)v->raw;
+    return true;
+}
+
 static bool base_of(struct encoder *e, const struct schema_op *op, int64_t lo, int64_t hi,
                     int64_t *base)
 {
@@ -176,13 +190,15 @@ static bool write_smallest_three(struct encoder *e, const struct schema_op *op,
         return fail(e, BITSIFT_E_VALUE, "a quaternion needs x, y, z and w", 0, 0);
     static const char *const names[] = {"x", "y", "z", "w"};
     float q[4];
+    const bitsift_value *qv[4];
     size_t hint = 0;
     for (int k = 0; k < 4; k++) {
         const bitsift_node *c = child(n, names[k], &hint);
         double d;
         if (!c)
             return fail(e, BITSIFT_E_VALUE, "a quaternion needs x, y, z and w", 0, 0);
-        if (!as_float(e, bitsift_node_value(c), &d, &q[k]))
+        qv[k] = bitsift_node_value(c);
+        if (!as_float(e, qv[k], &d, &q[k]))
             return false;
     }
     int64_t largest = -1;
@@ -197,8 +213,10 @@ static bool write_smallest_three(struct encoder *e, const struct schema_op *op,
             if (fabsf(q[k]) > fabsf(q[largest]))
                 largest = k;
     }
-    /* q and -q are the same rotation: send the one whose largest is >= 0. */
-    if (q[largest] < 0)
+    /* q and -q are the same rotation: send the one whose largest is >= 0
+     * (a negated component no longer matches its kept raw value). */
+    bool negated = q[largest] < 0;
+    if (negated)
         for (int k = 0; k < 4; k++)
             q[k] = -q[k];
     if (!bitsift_write_bits(&e->w, 2, (uint64_t)largest))
@@ -207,7 +225,9 @@ static bool write_smallest_three(struct encoder *e, const struct schema_op *op,
     for (int k = 0; k < 4; k++) {
         if (k == largest)
             continue;
-        uint32_t raw = quantize_exact(schema_s3_quantize(op->width, q[k]), top, q[k], dq_s3, op);
+        uint32_t raw;
+        if (negated || !kept_raw(qv[k], top, q[k], dq_s3, op, &raw))
+            raw = quantize_exact(schema_s3_quantize(op->width, q[k]), top, q[k], dq_s3, op);
         if (!bitsift_write_bits(&e->w, op->width, raw))
             return false;
     }
@@ -266,8 +286,10 @@ static bool write_leaf(struct encoder *e, const struct schema_op *op, const bits
     case OP_CFLOAT: {
         if (!as_float(e, v, &d, &f))
             return false;
-        uint32_t q = bitsift__compressed_float_quantize(op->fmin, op->fmax, op->steps, f);
-        q = quantize_exact(q, op->steps, f, dq_cfloat, op);
+        uint32_t q;
+        if (!kept_raw(v, op->steps, f, dq_cfloat, op, &q))
+            q = quantize_exact(bitsift__compressed_float_quantize(op->fmin, op->fmax, op->steps, f),
+                               op->steps, f, dq_cfloat, op);
         if (!bitsift_write_bits(w, op->width, q))
             return false;
         break;

@@ -11,7 +11,7 @@ SCHEMA_TEST_PROGS = \
 	tests/schema/roundtrip.sh \
 	tests/schema/errors.sh
 TESTS += $(SCHEMA_TEST_PROGS)
-EXTRA_DIST += $(SCHEMA_TEST_PROGS) tests/schema/errors.list $(SCHEMA_CORPUS_FILES)
+EXTRA_DIST += $(SCHEMA_TEST_PROGS) tests/schema/errors.list tests/schema/constructs.bss $(SCHEMA_CORPUS_FILES)
 
 # Hostile and wrong schemas: each must be refused with its diagnostic.
 SCHEMA_CORPUS_FILES = \
@@ -61,4 +61,10 @@ SCHEMA_CORPUS_FILES = \
 dist_pkgdata_DATA += \
 	examples/shooter.bss \
 	examples/article.bss \
-	examples/scenes.bss
+	examples/scenes.bss \
+	examples/robocat.bss
+
+check_PROGRAMS += tests/schema/decode_test
+tests_schema_decode_test_SOURCES = tests/schema/decode_test.c
+tests_schema_decode_test_LDADD = lib/libbitsift.la -lm
+TESTS += tests/schema/decode_test

@@ -7,8 +7,9 @@ tool="$top_builddir/tests/schema/schematool"
 n=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-for schema in shooter article scenes robocat; do
+for schema in shooter article scenes robocat constructs; do
     file="$top_srcdir/examples/$schema.bss"
+    [ "$schema" = constructs ] && file="$top_srcdir/tests/schema/constructs.bss"
     [ -f "$file" ] || continue
     "$tool" roundtrip "$file" 60 >"$out" 2>&1
     grep -E '^(not )?ok ' "$out" | while IFS= read -r line; do

@@ -121,15 +121,21 @@ static bool same_value(const bitsift_schema *s, const bitsift_node *dec, const b
         if (info.parent >= 0) {
             bitsift_field_info parent;
             bitsift_schema_field_info(s, (unsigned)info.parent, &parent);
+            /* smallest three: half a step on the sent components, more on
+             * the rebuilt one; q and -q are the same, so compare sizes. */
             if (parent.type == BITSIFT_FIELD_QUATERNION && info.type == BITSIFT_FIELD_FLOAT &&
-                strcmp(info.name, "largest") != 0)
-                tolerance = 0.02; /* smallest three, sign folded below */
+                strcmp(info.name, "largest") != 0 && info.width)
+                tolerance = 3.0 * 1.414214 / (double)((1u << info.width) - 1) + 0.002;
         }
     }
     switch (a->kind) {
     case BITSIFT_VALUE_FLOAT: {
         double x = a->f, y = b->kind == BITSIFT_VALUE_FLOAT ? b->f : b->d;
-        if (tolerance == 0.02 ? fabs(fabs(x) - fabs(y)) <= tolerance
+        bool quaternion = tolerance > 0 && info.type == BITSIFT_FIELD_FLOAT;
+        /* A float cannot hold more than 24 bits: allow for its spacing. */
+        if (tolerance > 0 && tolerance < fabs(y) / 4194304.0)
+            tolerance = fabs(y) / 4194304.0;
+        if (quaternion ? fabs(fabs(x) - fabs(y)) <= tolerance
                               : (tolerance ? fabs(x - y) <= tolerance
                                            : memcmp(&a->f, &b->f, sizeof a->f) == 0))
             return true;
