@@ -10,12 +10,12 @@
 # the first directory, so nothing lands in corpus/.
 #
 # Environment: srcdir, builddir, FUZZ_TARGETS, FUZZ_CRC_TARGETS (set by
-# fuzz/local.mk); FUZZ_SMOKE_RUNS (default 100000), FUZZ_SMOKE_SEED
+# fuzz/local.mk); FUZZ_SMOKE_RUNS (default 30000), FUZZ_SMOKE_SEED
 # (default 1).
 set -u
 
 : "${srcdir:=.}" "${builddir:=.}" "${FUZZ_TARGETS:=}" "${FUZZ_CRC_TARGETS:=}"
-runs=${FUZZ_SMOKE_RUNS:-100000}
+runs=${FUZZ_SMOKE_RUNS:-30000}
 seed=${FUZZ_SMOKE_SEED:-1}
 work=$builddir/fuzz/smoke-work
 status=0
