@@ -1,0 +1,119 @@
+#!/bin/sh
+# fuzz/afl.sh -- `make fuzz-afl`: build every harness for AFL++ and run a
+# short, unattended afl-fuzz session on each; fail if any crash was saved
+# (afl-fuzz itself exits 0 when it found crashes).
+#
+# Builds, in $builddir/fuzz/afl-work/:
+#   bin/<target>         afl-clang-fast, persistent mode with shared-memory
+#                        test cases (fuzz/afl_driver.c), ASan + UBSan
+#   bin/<target>.cmplog  the same with AFL_LLVM_CMPLOG=1, for afl-fuzz -c
+#   lib/<target>-crc.so  for CRC-framed targets: the post_process custom
+#                        mutator (fuzz/afl_crc_mutator.c) that re-seals the CRC
+# and runs afl-fuzz -V $FUZZ_AFL_SECONDS (default 15) per target with the
+# seed corpus and regressions as input, the target's dictionary and
+# cmplog. Output (queue, crashes) stays in afl-work/out/<target>/.
+#
+# Environment (from fuzz/local.mk): srcdir, builddir, top_builddir,
+# FUZZ_TARGETS, FUZZ_CRC_TARGETS, LIB_SOURCES, LIB_CFLAGS, LIB_LIBS, FUZZ_AFL_CC,
+# FUZZ_AFL_FUZZ; FUZZ_AFL_SECONDS, FUZZ_AFL_TARGETS (a subset) may be set.
+set -u
+
+: "${srcdir:=.}" "${builddir:=.}" "${top_builddir:=.}" "${FUZZ_TARGETS:=}" "${FUZZ_CRC_TARGETS:=}"
+: "${LIB_SOURCES:=}" "${LIB_CFLAGS:=}" "${LIB_LIBS:=}" "${FUZZ_AFL_CC:=}" "${FUZZ_AFL_FUZZ:=}"
+seconds=${FUZZ_AFL_SECONDS:-15}
+targets=${FUZZ_AFL_TARGETS:-$FUZZ_TARGETS}
+
+if [ -z "$FUZZ_AFL_CC" ] || [ -z "$FUZZ_AFL_FUZZ" ]; then
+    echo "fuzz-afl: AFL++ not found (afl-clang-fast/afl-cc and afl-fuzz); install afl++ and reconfigure" >&2
+    exit 1
+fi
+
+work=$builddir/fuzz/afl-work
+rm -rf "$work"
+mkdir -p "$work/obj" "$work/obj-cmplog" "$work/obj-pic" "$work/bin" "$work/lib" "$work/in" "$work/out"
+cppflags="-DHAVE_CONFIG_H -I$top_builddir -I$srcdir/lib -I$srcdir/fuzz -I$srcdir/src"
+cflags="-g -O2 $LIB_CFLAGS"
+export AFL_QUIET=1 AFL_USE_ASAN=1 AFL_USE_UBSAN=1
+
+# compile DIR FLAGS... SOURCE: one object, named after the source path.
+compile() {
+    dir=$1 src=$2
+    shift 2
+    obj=$dir/$(echo "$src" | tr '/' '_' | sed 's/\.c$/.o/')
+    "$@" $cppflags $cflags -c "$srcdir/$src" -o "$obj" || exit 1
+    echo "$obj"
+}
+
+. "$srcdir/fuzz/targets.sh"
+
+echo "fuzz-afl: building with $FUZZ_AFL_CC"
+lib_objs= lib_cmplog_objs= lib_pic_objs=
+for src in $LIB_SOURCES; do
+    case $src in *.h) continue ;; esac
+    lib_objs="$lib_objs $(compile "$work/obj" "$src" "$FUZZ_AFL_CC")"
+    lib_cmplog_objs="$lib_cmplog_objs $(AFL_LLVM_CMPLOG=1 compile "$work/obj-cmplog" "$src" "$FUZZ_AFL_CC")"
+done
+driver=$(compile "$work/obj" fuzz/afl_driver.c "$FUZZ_AFL_CC")
+driver_cmplog=$(AFL_LLVM_CMPLOG=1 compile "$work/obj-cmplog" fuzz/afl_driver.c "$FUZZ_AFL_CC")
+
+status=0
+for t in $targets; do
+    objs= cmplog_objs=
+    for src in $(harness_sources "$t"); do
+        [ -f "$srcdir/$src" ] || [ -f "$builddir/$src" ] || continue
+        objs="$objs $(compile "$work/obj" "$src" "$FUZZ_AFL_CC")"
+        cmplog_objs="$cmplog_objs $(AFL_LLVM_CMPLOG=1 compile "$work/obj-cmplog" "$src" "$FUZZ_AFL_CC")"
+    done
+    # shellcheck disable=SC2086
+    "$FUZZ_AFL_CC" -o "$work/bin/$t" $objs $driver $lib_objs $LIB_LIBS || exit 1
+    # shellcheck disable=SC2086
+    AFL_LLVM_CMPLOG=1 "$FUZZ_AFL_CC" -o "$work/bin/$t.cmplog" $cmplog_objs $driver_cmplog \
+        $lib_cmplog_objs $LIB_LIBS || exit 1
+
+    set -- env
+    case " $FUZZ_CRC_TARGETS " in
+    *" $t "*)
+        # The post-processor: plain clang, position-independent, no ASan.
+        pic=
+        for src in fuzz/afl_crc_mutator.c $(harness_sources "$t") $LIB_SOURCES; do
+            case $src in *.h) continue ;; esac
+            pic="$pic $(compile "$work/obj-pic" "$src" "${CC:-cc}" -fPIC -fvisibility=default)"
+        done
+        # shellcheck disable=SC2086
+        "${CC:-cc}" -shared -o "$work/lib/$t-crc.so" $pic $LIB_LIBS || exit 1
+        set -- env AFL_CUSTOM_MUTATOR_LIBRARY="$work/lib/$t-crc.so"
+        ;;
+    esac
+
+    mkdir -p "$work/in/$t"
+    cp "$srcdir/corpus/$t"/* "$work/in/$t/" 2>/dev/null
+    cp "$srcdir/fuzz/regressions/$t"/* "$work/in/$t/" 2>/dev/null
+    dict=
+    [ -f "$srcdir/fuzz/$t.dict" ] && dict="-x $srcdir/fuzz/$t.dict"
+
+    echo "fuzz-afl: $t: afl-fuzz for ${seconds}s"
+    # Unattended: no UI, no CPU governor or core-pattern checks, no
+    # binding to a core (the machine is shared), a fresh output directory.
+    # shellcheck disable=SC2086
+    "$@" AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+        AFL_NO_AFFINITY=1 AFL_FAST_CAL=1 AFL_SKIP_CRASHES=1 \
+        "$FUZZ_AFL_FUZZ" -V "$seconds" -m none -t 1000 -i "$work/in/$t" -o "$work/out/$t" $dict \
+        -c "$work/bin/$t.cmplog" -- "$work/bin/$t" >"$work/out/$t.log" 2>&1
+    rc=$?
+    stats=$work/out/$t/default/fuzzer_stats
+    crashes=$(ls "$work/out/$t/default/crashes" 2>/dev/null | grep -c '^id:')
+    hangs=$(ls "$work/out/$t/default/hangs" 2>/dev/null | grep -c '^id:')
+    if [ "$rc" -ne 0 ] || [ ! -f "$stats" ]; then
+        echo "FAIL: $t: afl-fuzz exit $rc; log $work/out/$t.log:"
+        tail -n 20 "$work/out/$t.log"
+        status=1
+    elif [ "$crashes" -gt 0 ]; then
+        echo "FAIL: $t: $crashes crash(es) in $work/out/$t/default/crashes"
+        status=1
+    else
+        execs=$(sed -n 's/^execs_done *: *//p' "$stats")
+        paths=$(sed -n 's/^corpus_count *: *//p' "$stats")
+        echo "ok: $t: $execs execs, corpus $paths, $hangs hang(s)"
+    fi
+done
+exit $status

@@ -1,0 +1,212 @@
+/*
+ * fuzz_packet.c -- libFuzzer target: decode the input as one packet
+ * against every schema in use (the bundled examples, or the user's schema:
+ * see packet_schemas.h), through the visitor, into a tree and with the
+ * validate-only path, and detect its protocol.
+ *
+ * Built four ways from this file (fuzz/local.mk):
+ *   fuzz_packet        release behaviour: the CRC is checked, so plain
+ *                      mutations rarely get past it;
+ *   fuzz_packet_crc    + crc_mutator.c: libFuzzer re-seals the CRC after
+ *                      each mutation (findings are valid packets);
+ *   fuzz_packet_seal   -DBITSIFT_FUZZ_SEAL: the harness computes the CRC of
+ *                      each input itself before decoding;
+ *   fuzz_packet_nocrc  -DBITSIFT_FUZZ_NO_CRC: the decoder skips the CRC
+ *                      comparison (BITSIFT_DECODE_NO_CRC); a finding needs
+ *                      `fuzz/reseal` before it reproduces on a release build.
+ * (fuzz_packet_schema adds the schema-aware mutator: schema_mutator.c.)
+ *
+ * Checked on every input, besides "no crash, no sanitizer report":
+ *   - every event has a path of its stated length, lies inside the packet,
+ *     and events come in increasing bit order;
+ *   - on success the leaf bits add up to the packet's bits (bit accounting);
+ *   - the visitor decode, the tree decode and the validate-only decode agree
+ *     on status, packet type, bits and failure position;
+ *   - a strict decode never accepts what the lenient one refuses;
+ *   - each value node of the tree is found again by its own path;
+ *   - protocol detection names a schema that is in the list.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitsift.h"
+#include "packet_schemas.h"
+#include "reseal.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond)                                                                     \
+    do {                                                                                \
+        if (!(cond)) {                                                                  \
+            fprintf(stderr, "fuzz_packet: %s:%d: check failed: %s\n", __FILE__, __LINE__, \
+                    #cond);                                                             \
+            abort();                                                                    \
+        }                                                                               \
+    } while (0)
+
+#ifdef BITSIFT_FUZZ_NO_CRC
+#define DECODE_FLAGS BITSIFT_DECODE_NO_CRC
+#else
+#define DECODE_FLAGS 0u
+#endif
+
+/* Most nodes of a tree whose paths are looked up again (keeps each run
+ * linear in the packet). */
+#define PATH_CHECKS 64
+
+struct walk {
+    size_t size;         /* packet bytes */
+    uint64_t next_bit;   /* where the previous leaf ended */
+    uint64_t leaf_bits;  /* sum of leaf bits */
+    uint64_t leaves;
+    unsigned depth;
+};
+
+static bool on_field(void *ctx, const bitsift_event *ev)
+{
+    struct walk *w = ctx;
+    CHECK(ev->path != NULL && strlen(ev->path) == ev->path_len && ev->path_len < BITSIFT_PATH_MAX);
+    CHECK(ev->name != NULL);
+    CHECK((unsigned)ev->type < BITSIFT_FIELD_TYPE_COUNT);
+    CHECK(ev->bit + ev->bits <= (uint64_t)w->size * 8);
+    if (ev->flags & (BITSIFT_EVENT_ABSENT | BITSIFT_EVENT_DERIVED)) {
+        CHECK(ev->bits == 0);
+    } else {
+        CHECK(ev->bit >= w->next_bit);
+        w->next_bit = ev->bit + ev->bits;
+    }
+    w->leaf_bits += ev->bits;
+    w->leaves++;
+    const bitsift_value *v = &ev->value;
+    switch (v->kind) {
+    case BITSIFT_VALUE_BYTES:
+    case BITSIFT_VALUE_STRING: {
+        /* Touch every byte: ASan checks the view is inside something. */
+        unsigned sum = 0;
+        for (size_t i = 0; i < v->size; i++)
+            sum += v->data[i];
+        (void)sum;
+        if (v->kind == BITSIFT_VALUE_STRING)
+            CHECK(v->size == 0 || memchr(v->data, 0, v->size) == NULL);
+        break;
+    }
+    case BITSIFT_VALUE_ENUM:
+        /* A decoded enum value always has a name (an unnamed one is a range
+         * error); an absent field's default carries none. */
+        if (!(ev->flags & BITSIFT_EVENT_ABSENT))
+            CHECK(v->name != NULL);
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
+static bool on_enter(void *ctx, const bitsift_event *ev)
+{
+    struct walk *w = ctx;
+    CHECK(ev->path != NULL && strlen(ev->path) == ev->path_len);
+    w->depth++;
+    CHECK(w->depth <= BITSIFT_SCHEMA_MAX_DEPTH + 8);
+    return true;
+}
+
+static bool on_leave(void *ctx, const bitsift_event *ev)
+{
+    struct walk *w = ctx;
+    CHECK(ev->path != NULL && strlen(ev->path) == ev->path_len);
+    CHECK(w->depth > 0);
+    w->depth--;
+    return true;
+}
+
+static bitsift_tree *trees[64];
+
+static void check_tree(bitsift_tree *t)
+{
+    size_t n = bitsift_tree_node_count(t);
+    char path[BITSIFT_PATH_MAX];
+    for (size_t i = 0, checked = 0; i < n && checked < PATH_CHECKS; i++) {
+        bitsift_node *node = bitsift_tree_node(t, i);
+        CHECK(node != NULL);
+        if (bitsift_node_kind_of(node) != BITSIFT_NODE_VALUE || node == bitsift_tree_root(t))
+            continue;
+        size_t len = bitsift_node_path(node, path, sizeof path);
+        if (len >= sizeof path)
+            continue;
+        checked++;
+        CHECK(bitsift_tree_find(t, path) == node);
+    }
+}
+
+static void decode_one(size_t schema_index, const uint8_t *data, size_t size)
+{
+    const bitsift_schema *s = fuzz_schema(schema_index);
+    struct walk w = {.size = size};
+    bitsift_visitor v = {on_field, on_enter, on_leave, &w};
+    bitsift_result by_visitor, by_tree, validated, strict;
+
+    bitsift_decode(s, data, size, DECODE_FLAGS, &v, &by_visitor);
+    CHECK(by_visitor.status == by_visitor.failure.kind && !by_visitor.stopped);
+    CHECK(by_visitor.bits <= (uint64_t)size * 8);
+    if (by_visitor.status == BITSIFT_OK) {
+        CHECK(w.depth == 0);
+        CHECK(w.leaf_bits == by_visitor.bits);
+        CHECK(by_visitor.packet_type >= 0 &&
+              (unsigned)by_visitor.packet_type < bitsift_schema_packet_count(s));
+        CHECK(by_visitor.bits >= bitsift_schema_packet_min_bits(s, (unsigned)by_visitor.packet_type));
+        CHECK(by_visitor.bits <= bitsift_schema_packet_max_bits(s, (unsigned)by_visitor.packet_type));
+    } else {
+        char message[512];
+        CHECK(bitsift_failure_format(&by_visitor.failure, message, sizeof message) > 0);
+        CHECK(strlen(by_visitor.path) < sizeof by_visitor.path);
+    }
+
+    if (!trees[schema_index])
+        trees[schema_index] = bitsift_tree_create(s);
+    bitsift_tree *t = trees[schema_index];
+    CHECK(t != NULL);
+    bitsift_decode_tree(s, data, size, DECODE_FLAGS, t, &by_tree);
+    CHECK(by_tree.status == by_visitor.status);
+    CHECK(by_tree.packet_type == by_visitor.packet_type);
+    CHECK(by_tree.bits == by_visitor.bits);
+    CHECK(by_tree.failure.bit == by_visitor.failure.bit);
+    CHECK(strcmp(by_tree.path, by_visitor.path) == 0);
+    if (by_tree.status == BITSIFT_OK)
+        check_tree(t);
+
+    bitsift_decode(s, data, size, DECODE_FLAGS, NULL, &validated);
+    CHECK(validated.status == by_visitor.status && validated.bits == by_visitor.bits);
+
+    bitsift_decode(s, data, size, DECODE_FLAGS | BITSIFT_DECODE_STRICT, NULL, &strict);
+    if (strict.status == BITSIFT_OK)
+        CHECK(validated.status == BITSIFT_OK && strict.bits == validated.bits);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    fuzz_schemas_init(argc, argv);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    size_t n = fuzz_schema_count();
+    CHECK(n <= sizeof trees / sizeof trees[0]);
+    for (size_t i = 0; i < n; i++) {
+#ifdef BITSIFT_FUZZ_SEAL
+        uint8_t *sealed = fuzz_sealed_copy(data, size, (unsigned)i);
+        if (!sealed)
+            return 0;
+        decode_one(i, sealed, size);
+        free(sealed);
+#else
+        decode_one(i, data, size);
+#endif
+    }
+    int detected = bitsift_detect(fuzz_schema_list(), n, data, size);
+    CHECK(detected >= -1 && detected < (int)n);
+    return 0;
+}

@@ -1,0 +1,3 @@
+#!/bin/sh
+# placeholder
+exit 1

@@ -1,0 +1,62 @@
+#!/bin/sh
+# fuzz/smoke.sh -- `make fuzz-smoke`: run every libFuzzer harness for a
+# fixed number of runs with a fixed seed (deterministic, a few seconds
+# each) and fail on any crash, leak, timeout or out-of-memory.
+#
+# Each run works in its own scratch directory under
+# $builddir/fuzz/smoke-work/<name>/: new inputs go to its corpus/, findings
+# to its artifacts/. The seed corpus and the regressions are passed as
+# extra (read-only) corpus directories: libFuzzer only ever writes into
+# the first directory, so nothing lands in corpus/.
+#
+# Environment: srcdir, builddir, FUZZ_TARGETS, FUZZ_CRC_TARGETS (set by
+# fuzz/local.mk); FUZZ_SMOKE_RUNS (default 30000), FUZZ_SMOKE_SEED
+# (default 1).
+set -u
+
+: "${srcdir:=.}" "${builddir:=.}" "${FUZZ_TARGETS:=}" "${FUZZ_CRC_TARGETS:=}"
+runs=${FUZZ_SMOKE_RUNS:-30000}
+seed=${FUZZ_SMOKE_SEED:-1}
+work=$builddir/fuzz/smoke-work
+status=0
+
+# The value of `key` in the [libfuzzer] section of an OSS-Fuzz .options file.
+option() {
+    [ -f "$1" ] || return 0
+    sed -n '/^\[libfuzzer\]/,/^\[/ s/^'"$2"' *= *//p' "$1" | head -n 1
+}
+
+# smoke NAME BINARY TARGET: one libFuzzer run.
+smoke() {
+    name=$1 binary=$2 target=$3
+    dir=$work/$name
+    rm -rf "$dir"
+    mkdir -p "$dir/corpus" "$dir/artifacts"
+    set -- -runs="$runs" -seed="$seed" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+        -print_final_stats=1 -artifact_prefix="$dir/artifacts/"
+    max_len=$(option "$srcdir/fuzz/$target.options" max_len)
+    [ -n "$max_len" ] && set -- "$@" -max_len="$max_len"
+    [ -f "$srcdir/fuzz/$target.dict" ] && set -- "$@" -dict="$srcdir/fuzz/$target.dict"
+    set -- "$@" "$dir/corpus" "$srcdir/corpus/$target"
+    [ -d "$srcdir/fuzz/regressions/$target" ] && set -- "$@" "$srcdir/fuzz/regressions/$target"
+    "$binary" "$@" >"$dir/log" 2>&1
+    rc=$?
+    findings=$(ls "$dir/artifacts")
+    if [ "$rc" -ne 0 ] || [ -n "$findings" ]; then
+        echo "FAIL: $name (exit $rc) findings: ${findings:-none}; log $dir/log:"
+        tail -n 30 "$dir/log"
+        status=1
+        return
+    fi
+    stats=$(sed -n 's/^#\([0-9]*\)[[:space:]]*DONE *cov: \([0-9]*\) ft: \([0-9]*\).*exec\/s: \([0-9]*\).*/\1 runs, cov \2, ft \3, \4 exec\/s/p' "$dir/log")
+    echo "ok: $name: ${stats:-done}"
+}
+
+for t in $FUZZ_TARGETS; do
+    smoke "$t" "$builddir/fuzz/$t" "$t"
+done
+for t in $FUZZ_CRC_TARGETS; do
+    smoke "${t}_crc" "$builddir/fuzz/${t}_crc" "$t"
+    smoke "${t}_seal" "$builddir/fuzz/${t}_seal" "$t"
+done
+exit $status

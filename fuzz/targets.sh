@@ -1,0 +1,10 @@
+# fuzz/targets.sh -- sourced by afl.sh, coverage.sh and oss-fuzz-build.sh:
+# the source files of each harness besides libbitsift (keep in step with
+# the _SOURCES of fuzz/local.mk), relative to the source tree.
+harness_sources() {
+    case $1 in
+    fuzz_capture) echo "fuzz/$1.c src/capture.c src/decap.c" ;;
+    fuzz_packet | fuzz_roundtrip) echo "fuzz/$1.c fuzz/packet_schemas.c fuzz/bundled_schemas.c" ;;
+    *) echo "fuzz/$1.c" ;;
+    esac
+}
