@@ -2,7 +2,7 @@
 # packet framing (and, later, the schema compiler, decoder and encoder).
 lib_LTLIBRARIES += lib/libbitsift.la
 include_HEADERS += lib/bitsift.h
-noinst_HEADERS += lib/bitsift_internal.h
+noinst_HEADERS += lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h lib/schema_compile.h
 pkgconfig_DATA += lib/libbitsift.pc
 EXTRA_DIST += lib/libbitsift.pc.in
 
@@ -16,7 +16,16 @@ lib_libbitsift_la_SOURCES = \
 	lib/bit_writer.c \
 	lib/compressed_float.c \
 	lib/relative_ints.c \
-	lib/packet.c
+	lib/packet.c \
+	lib/schema_lexer.c \
+	lib/schema_parser.c \
+	lib/schema_compile.c \
+	lib/schema_decode.c \
+	lib/schema_detect.c \
+	lib/schema_tree.c \
+	lib/schema_encode.c \
+	lib/schema_print.c \
+	lib/schema_random.c
 lib_libbitsift_la_CFLAGS = $(AM_CFLAGS) $(LIBDEFLATE_CFLAGS)
 lib_libbitsift_la_LIBADD = $(LIBDEFLATE_LIBS) -lm
 # Only bitsift_* symbols leave the library.

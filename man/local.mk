@@ -1,2 +1,3 @@
 # man/local.mk -- manual pages, shipped prebuilt.
 dist_man_MANS += man/libbitsift.3
+dist_man_MANS += man/bitsift-schema.5

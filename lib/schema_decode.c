@@ -1,0 +1,801 @@
+/*
+ * schema_decode.c -- decodes a framed packet by interpreting a compiled
+ * schema's op list, calling a visitor for each field. This is the hot
+ * path: no allocation, no name lookups, and with a NULL visitor no event
+ * is even built (pure validation).
+ *
+ *   +--------------+-----------+-----------------+------------------+-------+-----------+
+ *   | prefix bytes | crc32 LE  | int(0, types-1) | packet body ops  | align | end check |
+ *   +--------------+-----------+-----------------+------------------+-------+-----------+
+ *
+ * Field paths ("objects[3].position.y") are only built when a visitor
+ * wants them. When a packet fails without a visitor, the decode is run a
+ * second time with paths on to name the field: failures are rare, valid
+ * packets pay nothing.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "schema_internal.h"
+
+struct frame {
+    const struct schema_op *op;
+    size_t saved_len; /* path length before this container */
+    size_t name_len;  /* arrays: path length with the name, before [i] */
+};
+
+struct decoder {
+    const bitsift_schema *s;
+    bitsift_reader r;
+    const bitsift_visitor *v;
+    bool paths;
+    bool stopped;
+    uint64_t fields;
+    unsigned depth; /* 0 for the packet root */
+    int64_t index;  /* element index of the value being read, -1 */
+    char path[BITSIFT_PATH_MAX];
+    size_t path_len;
+    struct frame frames[BITSIFT_SCHEMA_MAX_DEPTH + 2];
+    unsigned nframes;
+    int64_t slots[SCHEMA_MAX_SLOTS];
+};
+
+void schema_result_init(bitsift_result *res)
+{
+    res->status = BITSIFT_OK;
+    res->packet_type = -1;
+    res->packet_name = NULL;
+    res->bits = 0;
+    res->fields = 0;
+    res->stopped = false;
+    memset(&res->failure, 0, sizeof res->failure);
+    res->path[0] = 0;
+}
+
+/* ---- paths ---------------------------------------------------------------- */
+
+static void path_append(struct decoder *d, const char *name)
+{
+    size_t n = strlen(name);
+    size_t need = n + (d->path_len ? 1 : 0);
+    if (d->path_len + need + 1 > sizeof d->path)
+        return; /* deeper parts of an over-long path are dropped */
+    if (d->path_len)
+        d->path[d->path_len++] = '.';
+    memcpy(d->path + d->path_len, name, n + 1);
+    d->path_len += n;
+}
+
+static void path_index(struct decoder *d, int64_t index)
+{
+    char buf[24];
+    int n = snprintf(buf, sizeof buf, "[%lld]", (long long)index);
+    if (n > 0 && d->path_len + (size_t)n + 1 <= sizeof d->path) {
+        memcpy(d->path + d->path_len, buf, (size_t)n + 1);
+        d->path_len += (size_t)n;
+    }
+}
+
+static void path_truncate(struct decoder *d, size_t len)
+{
+    d->path_len = len;
+    d->path[len] = 0;
+}
+
+/* ---- events ----------------------------------------------------------------- */
+
+static bool emit(struct decoder *d, bool (*cb)(void *, const bitsift_event *), const char *name,
+                 int id, bitsift_field_type type, uint64_t bit, uint64_t bits, uint64_t count,
+                 unsigned flags, const bitsift_value *value)
+{
+    bitsift_event ev;
+    ev.name = name;
+    ev.path = d->path;
+    ev.path_len = d->path_len;
+    ev.id = id;
+    ev.type = type;
+    ev.depth = d->depth;
+    ev.index = d->index;
+    ev.bit = bit;
+    ev.bits = bits;
+    ev.count = count;
+    ev.flags = flags;
+    if (value)
+        ev.value = *value;
+    else
+        memset(&ev.value, 0, sizeof ev.value);
+    if (!cb(d->v->ctx, &ev)) {
+        d->stopped = true;
+        return false;
+    }
+    return true;
+}
+
+/* A leaf field event: the path gets ".name" (or nothing for an element,
+ * whose "[i]" is already there) for the duration of the call. */
+static bool emit_leaf(struct decoder *d, const struct schema_op *op, int id, const char *name,
+                      bitsift_field_type type, uint64_t bit, uint64_t bits, unsigned flags,
+                      const bitsift_value *value)
+{
+    size_t len = d->path_len;
+    if (d->paths && !op->element)
+        path_append(d, name);
+    bool ok = emit(d, d->v->field, op->element ? op->name : name, id, type, bit, bits, 0, flags,
+                   value);
+    if (d->paths)
+        path_truncate(d, len);
+    return ok;
+}
+
+#define WANT_FIELDS(d) ((d)->v && (d)->v->field)
+
+static bool fail(struct decoder *d, bitsift_error kind, uint64_t bit, const char *why,
+                 uint64_t expected, uint64_t got)
+{
+    return bitsift_reader_fail(&d->r, kind, bit, why, expected, got);
+}
+
+/* ---- one leaf ----------------------------------------------------------------- */
+
+static bool base_of(struct decoder *d, const struct schema_op *op, int64_t lo, int64_t hi,
+                    int64_t *base)
+{
+    int64_t b = op->base_kind == BASE_CONST ? op->base : d->slots[op->base_slot];
+    if (b < lo || b > hi)
+        return fail(d, BITSIFT_E_RANGE, d->r.bit_pos, "relative base out of range", (uint64_t)hi,
+                    (uint64_t)b);
+    *base = b;
+    return true;
+}
+
+static bool read_smallest_three(struct decoder *d, const struct schema_op *op, uint64_t at)
+{
+    uint64_t largest, raw[3];
+    if (!bitsift_read_bits(&d->r, 2, &largest))
+        return false;
+    for (int k = 0; k < 3; k++)
+        if (!bitsift_read_bits(&d->r, op->width, &raw[k]))
+            return false;
+    float comp[4];
+    float sum = 0.0f;
+    for (int k = 0, j = 0; k < 4; k++) {
+        if ((uint64_t)k == largest)
+            continue;
+        comp[k] = schema_s3_dequantize(op->width, (uint32_t)raw[j++]);
+        sum += comp[k] * comp[k];
+    }
+    comp[largest] = sqrtf(sum < 1.0f ? 1.0f - sum : 0.0f);
+    d->fields++;
+    if (!WANT_FIELDS(d) && !(d->v && (d->v->enter || d->v->leave)))
+        return true;
+    static const char *const names[] = {"x", "y", "z", "w"};
+    size_t len = d->path_len;
+    if (d->paths && !op->element)
+        path_append(d, op->name);
+    const char *qname = op->element ? op->name : op->name;
+    d->depth++;
+    bool ok = true;
+    if (d->v->enter) {
+        d->depth--;
+        ok = emit(d, d->v->enter, qname, op->field, BITSIFT_FIELD_QUATERNION, at, 0, 0, 0, NULL);
+        d->depth++;
+    }
+    int64_t saved_index = d->index;
+    d->index = -1;
+    if (ok && d->v->field) {
+        /* The parts are reported as plain (non-element) leaves. */
+        struct schema_op part = *op;
+        part.element = false;
+        bitsift_value v = {.kind = BITSIFT_VALUE_UINT};
+        v.u = largest;
+        ok = emit_leaf(d, &part, op->field + 1, "largest", BITSIFT_FIELD_BITS, at, 2, 0, &v);
+        uint64_t bit = at + 2;
+        for (int k = 0; k < 4 && ok; k++) {
+            bitsift_value f = {.kind = BITSIFT_VALUE_FLOAT};
+            f.f = comp[k];
+            bool derived = (uint64_t)k == largest;
+            ok = emit_leaf(d, &part, op->field + 2 + k, names[k], BITSIFT_FIELD_FLOAT, bit,
+                           derived ? 0 : op->width, derived ? BITSIFT_EVENT_DERIVED : 0, &f);
+            if (!derived)
+                bit += op->width;
+        }
+    }
+    d->index = saved_index;
+    d->depth--;
+    if (ok && d->v->leave)
+        ok = emit(d, d->v->leave, qname, op->field, BITSIFT_FIELD_QUATERNION, at,
+                  d->r.bit_pos - at, 0, 0, NULL);
+    if (d->paths)
+        path_truncate(d, len);
+    return ok;
+}
+
+static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
+{
+    bitsift_reader *r = &d->r;
+    uint64_t at = r->bit_pos;
+    bitsift_value v;
+    v.kind = BITSIFT_VALUE_NONE;
+    v.data = NULL;
+    v.size = 0;
+    v.name = NULL;
+    int64_t as_int = 0;
+    switch ((enum op_code)op->code) {
+    case OP_BITS:
+        if (!bitsift_read_bits(r, op->width, &v.u))
+            return false;
+        v.kind = BITSIFT_VALUE_UINT;
+        as_int = (int64_t)v.u;
+        break;
+    case OP_BOOL:
+        if (!bitsift_read_bool(r, &v.b))
+            return false;
+        v.kind = BITSIFT_VALUE_BOOL;
+        as_int = v.b;
+        break;
+    case OP_INT:
+        if (!bitsift_read_int(r, op->min, op->max, &v.i))
+            return false;
+        v.kind = BITSIFT_VALUE_INT;
+        as_int = v.i;
+        break;
+    case OP_ENUM:
+        if (!bitsift_read_int(r, op->min, op->max, &v.i))
+            return false;
+        v.kind = BITSIFT_VALUE_ENUM;
+        v.name = schema_enum_lookup(d->s, op->enum_id, v.i);
+        if (!v.name)
+            return fail(d, BITSIFT_E_RANGE, at, "value has no name in its enum",
+                        (uint64_t)(op->max - op->min), (uint64_t)(v.i - op->min));
+        as_int = v.i;
+        break;
+    case OP_FLOAT:
+        if (!bitsift_read_float(r, &v.f))
+            return false;
+        v.kind = BITSIFT_VALUE_FLOAT;
+        break;
+    case OP_DOUBLE:
+        if (!bitsift_read_double(r, &v.d))
+            return false;
+        v.kind = BITSIFT_VALUE_DOUBLE;
+        break;
+    case OP_CFLOAT: {
+        uint64_t raw;
+        if (!bitsift_read_bits(r, op->width, &raw))
+            return false;
+        if (raw > op->steps)
+            return fail(d, BITSIFT_E_RANGE, at, "compressed float above its step count",
+                        op->steps, raw);
+        v.kind = BITSIFT_VALUE_FLOAT;
+        v.f = bitsift__compressed_float_dequantize(op->fmin, op->fmax, op->steps, (uint32_t)raw);
+        break;
+    }
+    case OP_BYTES:
+        if (!bitsift_read_bytes_view(r, op->width, &v.data))
+            return false;
+        v.kind = BITSIFT_VALUE_BYTES;
+        v.size = op->width;
+        break;
+    case OP_STRING:
+        if (!bitsift_read_string_view(r, op->width, &v.data, &v.size))
+            return false;
+        v.kind = BITSIFT_VALUE_STRING;
+        break;
+    case OP_ALIGN:
+        if (!bitsift_read_align(r))
+            return false;
+        break;
+    case OP_CHECK:
+        if (!bitsift_read_check(r, op->check))
+            return false;
+        v.kind = BITSIFT_VALUE_UINT;
+        v.u = op->check;
+        break;
+    case OP_INT_REL: {
+        int64_t base = 0;
+        int32_t cur;
+        if (!base_of(d, op, INT32_MIN, INT32_MAX, &base) ||
+            !bitsift_read_int_relative(r, (int32_t)base, &cur))
+            return false;
+        v.kind = BITSIFT_VALUE_INT;
+        v.i = as_int = cur;
+        break;
+    }
+    case OP_OBJ_INDEX: {
+        int64_t base = 0;
+        int32_t cur;
+        if (!base_of(d, op, INT32_MIN, INT32_MAX, &base) ||
+            !bitsift_read_object_index(r, (int32_t)base, op->max_objects, &cur))
+            return false;
+        v.kind = BITSIFT_VALUE_INT;
+        v.i = as_int = cur;
+        break;
+    }
+    case OP_SEQ_REL:
+    case OP_ACK_REL: {
+        int64_t base = 0;
+        uint16_t cur;
+        if (!base_of(d, op, 0, 65535, &base))
+            return false;
+        if (op->code == OP_SEQ_REL ? !bitsift_read_sequence_relative(r, (uint16_t)base, &cur)
+                                   : !bitsift_read_ack_relative(r, (uint16_t)base, &cur))
+            return false;
+        v.kind = BITSIFT_VALUE_UINT;
+        v.u = cur;
+        as_int = cur;
+        break;
+    }
+    case OP_SMALLEST3:
+        return read_smallest_three(d, op, at);
+    default:
+        return fail(d, BITSIFT_E_SCHEMA, at, "bad op", 0, op->code);
+    }
+    if (op->allowed_count && !schema_allowed(d->s, op, as_int))
+        return fail(d, BITSIFT_E_RANGE, at, "value not allowed by the schema",
+                    (uint64_t)d->s->allowed[op->allowed_first], (uint64_t)as_int);
+    if (op->slot >= 0)
+        d->slots[op->slot] = as_int;
+    d->fields++;
+    if (WANT_FIELDS(d))
+        return emit_leaf(d, op, op->field, op->name, (bitsift_field_type)op->type, at,
+                         r->bit_pos - at, 0, &v);
+    return true;
+}
+
+/* On failure the path names the leaf (an element's "[i]" is there). */
+static bool read_leaf(struct decoder *d, const struct schema_op *op)
+{
+    if (BITSIFT_LIKELY(read_leaf_value(d, op)))
+        return true;
+    if (d->paths && !op->element && !d->stopped)
+        path_append(d, op->name);
+    return false;
+}
+
+/* ---- containers -------------------------------------------------------------- */
+
+static bool run(struct decoder *d, uint32_t first, uint32_t end);
+
+static bool enter(struct decoder *d, const struct schema_op *op, uint64_t at, uint64_t count)
+{
+    struct frame *f = &d->frames[d->nframes++];
+    f->op = op;
+    f->saved_len = d->path_len;
+    if (d->paths && !op->element && d->depth > 0)
+        path_append(d, op->name);
+    f->name_len = d->path_len;
+    if (d->v && d->v->enter &&
+        !emit(d, d->v->enter, op->name, op->field, (bitsift_field_type)op->type, at, 0, count, 0,
+              NULL))
+        return false;
+    d->depth++;
+    return true;
+}
+
+static bool leave(struct decoder *d, const struct schema_op *op, uint64_t at, uint64_t count)
+{
+    d->depth--;
+    struct frame *f = &d->frames[--d->nframes];
+    if (d->paths)
+        path_truncate(d, f->name_len);
+    bool ok = true;
+    if (d->v && d->v->leave)
+        ok = emit(d, d->v->leave, op->name, op->field, (bitsift_field_type)op->type, at,
+                  d->r.bit_pos - at, count, 0, NULL);
+    if (d->paths)
+        path_truncate(d, f->saved_len);
+    return ok;
+}
+
+static bool read_struct(struct decoder *d, const struct schema_op *op)
+{
+    uint64_t at = d->r.bit_pos;
+    int64_t index = d->index;
+    if (!enter(d, op, at, 0))
+        return false;
+    d->index = -1;
+    bool ok = run(d, (uint32_t)(op - d->s->ops) + 1, op->end);
+    d->index = index;
+    return ok && leave(d, op, at, 0);
+}
+
+/* Array bookkeeping bits, reported so that stats account for them. */
+static bool emit_meta(struct decoder *d, const struct schema_op *arr, uint64_t at, int64_t value,
+                      bool is_bool)
+{
+    if (!WANT_FIELDS(d))
+        return true;
+    bitsift_value v = {.kind = is_bool ? BITSIFT_VALUE_BOOL : BITSIFT_VALUE_INT};
+    if (is_bool)
+        v.b = value != 0;
+    else
+        v.i = value;
+    return emit(d, d->v->field, arr->name, arr->field, BITSIFT_FIELD_ARRAY, at, d->r.bit_pos - at,
+                0, BITSIFT_EVENT_ARRAY_META, &v);
+}
+
+static bool read_element(struct decoder *d, const struct schema_op *arr, int64_t index)
+{
+    const struct schema_op *elem = arr + 1;
+    if (d->paths) {
+        path_truncate(d, d->frames[d->nframes - 1].name_len);
+        path_index(d, index);
+    }
+    d->index = index;
+    bool ok = elem->code == OP_STRUCT ? read_struct(d, elem) : read_leaf(d, elem);
+    d->index = -1;
+    return ok;
+}
+
+static bool read_array(struct decoder *d, const struct schema_op *op)
+{
+    bitsift_reader *r = &d->r;
+    uint64_t at = r->bit_pos;
+    int64_t max = op->max, count = 0, n = 0;
+    for (int32_t i = op->reset_head; i >= 0; i = d->s->ops[i].reset_next)
+        d->slots[d->s->ops[i].slot] = d->s->ops[i].base;
+    switch ((enum array_kind)op->array_kind) {
+    case ARRAY_FIXED:
+        count = max;
+        break;
+    case ARRAY_COUNTED:
+        count = d->slots[op->count_slot];
+        if (count < 0 || count > max) {
+            if (d->paths)
+                path_append(d, op->name);
+            return fail(d, BITSIFT_E_RANGE, at, "count above the array's maximum",
+                        (uint64_t)max, (uint64_t)count);
+        }
+        break;
+    case ARRAY_INLINE:
+    case ARRAY_INDICES:
+    case ARRAY_RELATIVE:
+        if (!bitsift_read_int(r, 0, max, &count)) {
+            if (d->paths)
+                path_append(d, op->name);
+            return false;
+        }
+        break;
+    default:
+        break;
+    }
+    if (!enter(d, op, at, (uint64_t)count))
+        return false;
+    if ((op->array_kind == ARRAY_INLINE || op->array_kind == ARRAY_INDICES ||
+         op->array_kind == ARRAY_RELATIVE)) {
+        if (WANT_FIELDS(d)) {
+            bitsift_value v = {.kind = BITSIFT_VALUE_INT};
+            v.i = count;
+            if (!emit(d, d->v->field, op->name, op->field, BITSIFT_FIELD_ARRAY, at,
+                      bitsift_bits_required(0, max), (uint64_t)count, BITSIFT_EVENT_ARRAY_META,
+                      &v))
+                return false;
+        }
+    }
+    int64_t previous = -1;
+    switch ((enum array_kind)op->array_kind) {
+    case ARRAY_FIXED:
+    case ARRAY_COUNTED:
+    case ARRAY_INLINE:
+        for (n = 0; n < count; n++)
+            if (!read_element(d, op, n))
+                return false;
+        break;
+    case ARRAY_FLAGS:
+        for (int64_t i = 0; i < max; i++) {
+            uint64_t bit = r->bit_pos;
+            bool here;
+            if (!bitsift_read_bool(r, &here))
+                return false;
+            if (d->paths) {
+                path_truncate(d, d->frames[d->nframes - 1].name_len);
+                path_index(d, i);
+            }
+            if (!emit_meta(d, op, bit, here, true))
+                return false;
+            if (here) {
+                if (!read_element(d, op, i))
+                    return false;
+                n++;
+            }
+        }
+        break;
+    case ARRAY_INDICES:
+    case ARRAY_SENTINEL:
+    case ARRAY_RELATIVE:
+        for (;;) {
+            uint64_t bit = r->bit_pos;
+            int64_t index;
+            if (op->array_kind == ARRAY_RELATIVE) {
+                if (n == count)
+                    break;
+                int32_t cur;
+                if (!bitsift_read_object_index(r, (int32_t)previous, (int32_t)max, &cur))
+                    return false;
+                index = cur;
+            } else if (op->array_kind == ARRAY_INDICES) {
+                if (n == count)
+                    break;
+                if (!bitsift_read_int(r, 0, max - 1, &index))
+                    return false;
+            } else {
+                if (!bitsift_read_int(r, 0, max, &index))
+                    return false;
+                if (index == max) {
+                    if (d->paths)
+                        path_truncate(d, d->frames[d->nframes - 1].name_len);
+                    if (!emit_meta(d, op, bit, index, false))
+                        return false;
+                    break;
+                }
+            }
+            if (index <= previous || index >= max)
+                return fail(d, BITSIFT_E_RANGE, bit,
+                            index >= max ? "sparse index beyond the array"
+                                         : "sparse index not above the previous one",
+                            (uint64_t)(index >= max ? max - 1 : previous + 1), (uint64_t)index);
+            if (d->paths) {
+                path_truncate(d, d->frames[d->nframes - 1].name_len);
+                path_index(d, index);
+            }
+            if (!emit_meta(d, op, bit, index, false) || !read_element(d, op, index))
+                return false;
+            previous = index;
+            n++;
+        }
+        break;
+    }
+    return leave(d, op, at, (uint64_t)n);
+}
+
+/* The branch not taken: its fields take their defaults (so that later
+ * conditions and counts see them) and are reported as absent. */
+static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end)
+{
+    const bitsift_schema *s = d->s;
+    for (uint32_t i = first; i < end; i++) {
+        const struct schema_op *op = &s->ops[i];
+        if (op->slot >= 0 && op->base_kind != BASE_PREVIOUS) {
+            bitsift_value v = schema_default(op);
+            d->slots[op->slot] = schema_value_int(&v);
+        }
+    }
+    if (!WANT_FIELDS(d))
+        return true;
+    for (uint32_t i = first; i < end;) {
+        const struct schema_op *op = &s->ops[i];
+        if (op->code == OP_STRUCT || op->code == OP_ARRAY || op->code == OP_IF) {
+            i = op->end;
+            continue;
+        }
+        if (op->code != OP_ALIGN && op->code != OP_CHECK && op->code != OP_SMALLEST3) {
+            bitsift_value v = schema_default(op);
+            if (!emit_leaf(d, op, op->field, op->name, (bitsift_field_type)op->type,
+                           d->r.bit_pos, 0, BITSIFT_EVENT_ABSENT, &v))
+                return false;
+        }
+        i++;
+    }
+    return true;
+}
+
+static bool run(struct decoder *d, uint32_t first, uint32_t end)
+{
+    const struct schema_op *ops = d->s->ops;
+    for (uint32_t i = first; i < end;) {
+        const struct schema_op *op = &ops[i];
+        switch ((enum op_code)op->code) {
+        case OP_STRUCT:
+            if (!read_struct(d, op))
+                return false;
+            i = op->end;
+            break;
+        case OP_ARRAY:
+            if (!read_array(d, op))
+                return false;
+            i = op->end;
+            break;
+        case OP_IF: {
+            bool taken = schema_eval(d->s, op, d->slots);
+            uint32_t a = taken ? i + 1 : op->else_start, b = taken ? op->else_start : op->end;
+            uint32_t sa = taken ? op->else_start : i + 1, sb = taken ? op->end : op->else_start;
+            if (!skip_branch(d, sa, sb) || !run(d, a, b))
+                return false;
+            i = op->end;
+            break;
+        }
+        default:
+            if (!read_leaf(d, op))
+                return false;
+            i++;
+        }
+    }
+    return true;
+}
+
+/* ---- framing and the entry points --------------------------------------------- */
+
+static bool framing_event(struct decoder *d, const char *name, bitsift_field_type type,
+                          uint64_t at, const bitsift_value *v)
+{
+    if (!WANT_FIELDS(d))
+        return true;
+    size_t len = d->path_len;
+    if (d->paths)
+        path_append(d, name);
+    bool ok = emit(d, d->v->field, name, -1, type, at, d->r.bit_pos - at, 0,
+                   BITSIFT_EVENT_FRAMING, v);
+    if (d->paths)
+        path_truncate(d, len);
+    return ok;
+}
+
+static bool decode_packet(struct decoder *d, const void *packet, size_t size, unsigned flags,
+                          bitsift_result *res)
+{
+    const bitsift_schema *s = d->s;
+    const bitsift_framing *fr = &s->framing;
+    bitsift_reader *r = &d->r;
+    bitsift_reader_init(r, packet, size);
+    uint64_t at = 0;
+    const char *where = NULL;
+    bitsift_value v;
+    memset(&v, 0, sizeof v);
+
+    if (fr->prefix_bytes) {
+        where = "prefix";
+        if (!bitsift_read_bytes_view(r, fr->prefix_bytes, &v.data))
+            return false;
+        v.kind = BITSIFT_VALUE_BYTES;
+        v.size = fr->prefix_bytes;
+        if (!framing_event(d, "prefix", BITSIFT_FIELD_PREFIX, 0, &v))
+            return false;
+    }
+    if (fr->crc) {
+        where = "crc";
+        at = r->bit_pos;
+        uint32_t stored;
+        if (!bitsift_read_uint32(r, &stored))
+            goto named;
+        if (!(flags & BITSIFT_DECODE_NO_CRC)) {
+            uint32_t computed = bitsift_packet_crc(fr, packet, size);
+            if (computed != stored) {
+                fail(d, BITSIFT_E_CRC, at, "CRC32 mismatch", computed, stored);
+                goto named;
+            }
+        }
+        v.kind = BITSIFT_VALUE_UINT;
+        v.u = stored;
+        v.data = NULL, v.size = 0;
+        if (!framing_event(d, "crc", BITSIFT_FIELD_CRC, at, &v))
+            return false;
+    }
+    int64_t type = 0;
+    if (fr->num_types > 1) {
+        where = "type";
+        at = r->bit_pos;
+        if (!bitsift_read_int(r, 0, (int64_t)fr->num_types - 1, &type))
+            goto named;
+    }
+    res->packet_type = (int)type;
+    res->packet_name = s->packets[type].name;
+    if (fr->num_types > 1) {
+        v.kind = BITSIFT_VALUE_ENUM;
+        v.i = type;
+        v.name = res->packet_name;
+        if (!framing_event(d, "type", BITSIFT_FIELD_PACKET_TYPE, at, &v))
+            return false;
+    }
+    where = NULL;
+    const struct schema_packet *p = &s->packets[type];
+    if (!read_struct(d, &s->ops[p->first_op]))
+        return false;
+    if (fr->end_check) {
+        where = "end_check";
+        at = r->bit_pos;
+        if (!bitsift_read_check(r, fr->end_check_value))
+            goto named;
+        v.kind = BITSIFT_VALUE_UINT;
+        v.u = fr->end_check_value;
+        v.name = NULL;
+        if (!framing_event(d, "end_check", BITSIFT_FIELD_END_CHECK, at, &v))
+            return false;
+    }
+    if (flags & BITSIFT_DECODE_STRICT) {
+        uint64_t end = r->bit_pos;
+        uint64_t pad_bits = (8 - (end & 7)) & 7;
+        uint64_t pad = 0;
+        if (pad_bits && !bitsift_read_bits(r, (unsigned)pad_bits, &pad))
+            return false;
+        if (pad) {
+            fail(d, BITSIFT_E_TRAILING, end, "non-zero bits after the last field", 0, pad);
+            return false;
+        }
+        if ((end + 7) / 8 < size) {
+            fail(d, BITSIFT_E_TRAILING, (end + 7) / 8 * 8, "bytes after the end of the packet",
+                 (end + 7) / 8, size);
+            return false;
+        }
+        r->bit_pos = end;
+    }
+    return true;
+named:
+    if (where && d->paths)
+        path_append(d, where);
+    return false;
+}
+
+static bitsift_error finish(struct decoder *d, bool ok, bitsift_result *res)
+{
+    res->fields = d->fields;
+    if (ok || (d->stopped && bitsift_reader_ok(&d->r))) {
+        res->stopped = d->stopped;
+        res->bits = d->r.bit_pos;
+        res->status = BITSIFT_OK;
+        return BITSIFT_OK;
+    }
+    res->failure = d->r.failure;
+    res->status = res->failure.kind;
+    res->bits = res->failure.bit;
+    return res->status;
+}
+
+bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t size,
+                            unsigned flags, const bitsift_visitor *v, bitsift_result *res)
+{
+    struct decoder d;
+    d.s = s;
+    d.v = v;
+    d.paths = v && !(flags & SCHEMA_DECODE_NO_PATHS);
+    d.stopped = false;
+    d.fields = 0;
+    d.depth = 0;
+    d.index = -1;
+    d.path[0] = 0;
+    d.path_len = 0;
+    d.nframes = 0;
+    memset(d.slots, 0, sizeof(d.slots[0]) * s->slot_count);
+    schema_result_init(res);
+    bool ok = decode_packet(&d, packet, size, flags, res);
+    bitsift_error e = finish(&d, ok, res);
+    if (e == BITSIFT_OK)
+        return e;
+    if (!d.paths) {
+        /* Run again, silently, to learn the failing field's path. */
+        bitsift_result again;
+        struct decoder *p = &d;
+        p->v = NULL;
+        p->paths = true;
+        p->stopped = false;
+        p->fields = 0;
+        p->depth = 0;
+        p->index = -1;
+        p->path[0] = 0;
+        p->path_len = 0;
+        p->nframes = 0;
+        memset(p->slots, 0, sizeof(p->slots[0]) * s->slot_count);
+        schema_result_init(&again);
+        (void)decode_packet(p, packet, size, flags & ~SCHEMA_DECODE_NO_PATHS, &again);
+    }
+    /* The path of the container being read, plus the leaf that failed:
+     * the reader's failure names the leaf through the path buffer. */
+    snprintf(res->path, sizeof res->path, "%s", d.path);
+    res->failure.field = res->path;
+    return e;
+}
+
+bitsift_error bitsift_decode(const bitsift_schema *s, const void *packet, size_t size,
+                             unsigned flags, const bitsift_visitor *v, bitsift_result *res)
+{
+    bitsift_result local;
+    if (!res)
+        res = &local;
+    if (!s || (!packet && size)) {
+        schema_result_init(res);
+        res->status = res->failure.kind = BITSIFT_E_ARGUMENT;
+        res->failure.why = "no schema or no packet";
+        return res->status;
+    }
+    return schema_decode(s, packet, size, flags & ~SCHEMA_DECODE_NO_PATHS, v, res);
+}

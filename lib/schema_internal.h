@@ -1,0 +1,213 @@
+/*
+ * schema_internal.h -- the compiled form of a schema, shared by the
+ * schema compiler, decoder, encoder, tree and printer. Never installed.
+ *
+ * A schema compiles to one flat array of ops. Structs are inlined where
+ * they are used, so every op knows its own name, path and field id, and
+ * the decoder never looks anything up by name. A container op (struct,
+ * vector, quaternion, array, if) is followed by its body, and `end` is
+ * the index just past the body:
+ *
+ *   ops[i]        STRUCT position        end = i + 4
+ *   ops[i+1]        FLOAT x
+ *   ops[i+2]        FLOAT y
+ *   ops[i+3]        FLOAT z
+ *   ops[i+4]      ...
+ *
+ * An IF op's body is [i + 1, else_start) when the condition holds and
+ * [else_start, end) when it does not. The decoder and encoder walk this
+ * list recursively (depth <= BITSIFT_SCHEMA_MAX_DEPTH).
+ *
+ * Values that later fields refer to (counts, conditions, relative bases)
+ * are kept in numbered slots, an int64_t array on the decoder's stack.
+ */
+#ifndef BITSIFT_SCHEMA_INTERNAL_H
+#define BITSIFT_SCHEMA_INTERNAL_H
+
+#include "bitsift_internal.h"
+
+/* Referenced values per schema (slots live on the decoder's stack). */
+#define SCHEMA_MAX_SLOTS 256
+/* Items of one condition expression. */
+#define SCHEMA_MAX_EXPR 64
+/* Values in one `in { ... }` list and names in one enum. */
+#define SCHEMA_MAX_LIST 1024
+
+enum op_code {
+    OP_BITS,      /* bits(n), uint8..uint64: width */
+    OP_BOOL,
+    OP_INT,       /* int(min, max) */
+    OP_FLOAT,
+    OP_DOUBLE,
+    OP_CFLOAT,    /* compressed_float(fmin, fmax, res): steps, width */
+    OP_BYTES,     /* bytes(width) */
+    OP_STRING,    /* string(width = buffer size) */
+    OP_ALIGN,
+    OP_CHECK,     /* check(value) */
+    OP_INT_REL,   /* int_relative(base) */
+    OP_OBJ_INDEX, /* object_index(base, max_objects) */
+    OP_SEQ_REL,   /* sequence_relative(base) */
+    OP_ACK_REL,   /* ack_relative(base) */
+    OP_ENUM,      /* int(min, max) named by enums[enum_id] */
+    OP_SMALLEST3, /* smallest_three(width): fields id + 1 .. id + 5 */
+    OP_STRUCT,    /* also vectors and plain quaternions */
+    OP_ARRAY,
+    OP_IF
+};
+
+/* How an array finds its elements. */
+enum array_kind {
+    ARRAY_FIXED,    /* max elements, nothing sent */
+    ARRAY_COUNTED,  /* count from slot count_slot, <= max */
+    ARRAY_INLINE,   /* int(0, max) count, then the elements */
+    ARRAY_FLAGS,    /* sparse: a bool per slot 0..max-1 (scene_a) */
+    ARRAY_INDICES,  /* sparse: int(0, max) count, int(0, max-1) index each (scene_b) */
+    ARRAY_SENTINEL, /* sparse: int(0, max) index each, max ends (scene_c) */
+    ARRAY_RELATIVE  /* sparse: int(0, max) count, object_index ladder each (scene_d) */
+};
+
+/* Where a relative field takes its base from. */
+enum base_kind {
+    BASE_CONST,   /* base */
+    BASE_SLOT,    /* slots[base_slot] */
+    BASE_PREVIOUS /* this field in the previous element; base for the first */
+};
+
+/* One item of a condition, in reverse Polish order. */
+enum expr_code {
+    EXPR_CONST,
+    EXPR_SLOT,
+    EXPR_NOT,
+    EXPR_EQ,
+    EXPR_NE,
+    EXPR_LT,
+    EXPR_LE,
+    EXPR_GT,
+    EXPR_GE,
+    EXPR_AND,
+    EXPR_OR
+};
+
+struct expr_item {
+    enum expr_code code;
+    int64_t value; /* EXPR_CONST: the constant; EXPR_SLOT: the slot */
+};
+
+struct schema_op {
+    uint8_t code;       /* enum op_code */
+    uint8_t type;       /* bitsift_field_type reported for it */
+    uint8_t array_kind; /* enum array_kind */
+    uint8_t base_kind;  /* enum base_kind */
+    bool has_default;   /* `default` given (else 0 / false / empty) */
+    bool fixed;         /* one allowed value: the encoder may omit it */
+    bool element;       /* the element of the array op just before it */
+    int32_t field;      /* field id, -1 for IF */
+    int32_t slot;       /* slot that keeps the value, -1 when none */
+    uint32_t end;       /* containers: index past the body */
+    uint32_t else_start;
+    int64_t min, max;    /* INT, ENUM; ARRAY: max is the element maximum */
+    uint32_t width;      /* BITS, CFLOAT, BYTES, STRING, SMALLEST3 */
+    uint32_t steps;      /* CFLOAT */
+    float fmin, fmax, res;
+    uint32_t check;      /* CHECK */
+    int32_t count_slot;  /* ARRAY_COUNTED */
+    int32_t count_for;   /* a count field: the array op it counts, -1 */
+    int64_t count_cap;   /* a count field: the smallest maximum of its arrays */
+    int64_t base;        /* relative: constant base, or first-element base */
+    int32_t base_slot;   /* BASE_SLOT, BASE_PREVIOUS (its own slot) */
+    int32_t max_objects; /* OBJ_INDEX */
+    int32_t reset_head;  /* ARRAY: first BASE_PREVIOUS op to reset, -1 */
+    int32_t reset_next;  /* BASE_PREVIOUS op: next one of the same array */
+    int32_t enum_id;     /* ENUM */
+    uint32_t allowed_first, allowed_count; /* value constraint list */
+    uint32_t expr_first, expr_count;       /* IF */
+    bitsift_value def;                     /* default when absent */
+    const char *name;
+};
+
+struct string_block {
+    struct string_block *next;
+    size_t used, size;
+    char data[];
+};
+
+struct schema_enum_value {
+    const char *name;
+    int64_t value;
+};
+
+struct schema_enum {
+    const char *name;
+    uint32_t first, count; /* into enum_values, sorted by value */
+    int64_t min, max;      /* the wire range: int(min, max) */
+};
+
+/* What bitsift_schema_field_info reports, one per field id. */
+struct schema_field {
+    bitsift_field_info info;
+    int32_t op; /* the op that reads it */
+};
+
+struct schema_packet {
+    const char *name;
+    uint32_t first_op, end_op; /* the packet's body */
+    int32_t field;             /* field id of the root */
+    uint64_t min_bits, max_bits;
+};
+
+struct bitsift_schema {
+    char *name;
+    bitsift_framing framing;
+    struct schema_op *ops;
+    uint32_t op_count;
+    struct schema_field *fields;
+    uint32_t field_count;
+    struct schema_packet *packets;
+    uint32_t packet_count;
+    struct schema_enum *enums;
+    uint32_t enum_count;
+    struct schema_enum_value *enum_values;
+    uint32_t enum_value_count;
+    int64_t *allowed;
+    uint32_t allowed_count;
+    struct expr_item *expr;
+    uint32_t expr_count;
+    uint32_t slot_count;
+    /* Every string above (names, paths) lives in these blocks. */
+    struct string_block *blocks;
+};
+
+/* Name of an enum value, NULL when it has none. */
+const char *schema_enum_lookup(const bitsift_schema *s, int32_t enum_id, int64_t value);
+/* Value of an enum name; false when the enum has no such name. */
+bool schema_enum_value(const bitsift_schema *s, int32_t enum_id, const char *name, size_t len,
+                       int64_t *value);
+/* Evaluate the condition of an IF op over the slots. */
+bool schema_eval(const bitsift_schema *s, const struct schema_op *op, const int64_t *slots);
+/* Whether `v` is one of the op's allowed values (true when unconstrained). */
+bool schema_allowed(const bitsift_schema *s, const struct schema_op *op, int64_t v);
+
+/* smallest-three quaternions: each sent component is an integer of
+ * `bits` bits over [-1/sqrt(2), +1/sqrt(2)]. */
+float schema_s3_dequantize(uint32_t bits, uint32_t raw);
+uint32_t schema_s3_quantize(uint32_t bits, float v);
+
+/* A decode with an internal flag: the tree builder needs no paths. */
+#define SCHEMA_DECODE_NO_PATHS 0x100u
+bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t size,
+                            unsigned flags, const bitsift_visitor *v, bitsift_result *res);
+
+/* The kind of value a leaf op holds. */
+bitsift_value_kind schema_value_kind(const struct schema_op *op);
+/* The value of an absent conditional field: its default, else zero. */
+bitsift_value schema_default(const struct schema_op *op);
+/* A value as a slot integer (bool, enum, uint as their integer). */
+int64_t schema_value_int(const bitsift_value *v);
+
+/* The schema a tree was created for. */
+const bitsift_schema *schema_tree_schema(const bitsift_tree *t);
+
+/* Start a result: no type yet, status OK. */
+void schema_result_init(bitsift_result *res);
+
+#endif /* BITSIFT_SCHEMA_INTERNAL_H */

@@ -1,0 +1,332 @@
+/*
+ * schema_random.c -- random valid value trees for a schema: the packets
+ * that benchmarks decode, that round-trip tests encode and decode again,
+ * and that fuzzers start from. The walk mirrors the encoder (same slots,
+ * same conditions), so what it builds always encodes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema_internal.h"
+
+struct gen {
+    const bitsift_schema *s;
+    bitsift_tree *t;
+    uint64_t state;
+    unsigned fill;
+    int64_t slots[SCHEMA_MAX_SLOTS];
+};
+
+/* splitmix64: small, seedable, good enough for test data. */
+static uint64_t next(struct gen *g)
+{
+    uint64_t z = (g->state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [lo, hi] over the full int64 range. */
+static int64_t between(struct gen *g, int64_t lo, int64_t hi)
+{
+    uint64_t span = (uint64_t)hi - (uint64_t)lo;
+    uint64_t r = next(g);
+    if (span != UINT64_MAX)
+        r %= span + 1;
+    return (int64_t)((uint64_t)lo + r);
+}
+
+static bool chance(struct gen *g, unsigned percent)
+{
+    return next(g) % 100 < percent;
+}
+
+static float unit(struct gen *g)
+{
+    return (float)(next(g) >> 40) / (float)(1u << 24);
+}
+
+static int64_t pick_int(struct gen *g, const struct schema_op *op, int64_t lo, int64_t hi)
+{
+    if (op->allowed_count)
+        return g->s->allowed[op->allowed_first + next(g) % op->allowed_count];
+    if (op->code == OP_ENUM) {
+        const struct schema_enum *e = &g->s->enums[op->enum_id];
+        return g->s->enum_values[e->first + next(g) % e->count].value;
+    }
+    if (op->count_cap < hi)
+        hi = op->count_cap < lo ? lo : op->count_cap;
+    /* Small values are the interesting ones for counts. */
+    if (op->count_for >= 0 || op->count_cap != INT64_MAX) {
+        int64_t top = lo + (int64_t)((double)(hi - lo) * g->fill / 100.0);
+        return between(g, lo, top < lo ? lo : top);
+    }
+    return between(g, lo, hi);
+}
+
+/* A relative value above `base`, spread over the ladder's tiers. */
+static int64_t above(struct gen *g, int64_t base, int64_t limit)
+{
+    static const int64_t tiers[] = {1, 6, 23, 280, 4377, 69914, 1000000};
+    int64_t d = between(g, 1, tiers[next(g) % 7]);
+    if (base + d > limit)
+        d = limit - base;
+    return base + (d < 1 ? 1 : d);
+}
+
+static bool gen_run(struct gen *g, uint32_t first, uint32_t end, bitsift_node *parent);
+
+static bool add_value(struct gen *g, bitsift_node *parent, const char *name,
+                      const bitsift_value *v)
+{
+    return bitsift_node_add_value(g->t, parent, name, v) != NULL;
+}
+
+static bool gen_smallest_three(struct gen *g, bitsift_node *parent, const char *name)
+{
+    bitsift_node *q = bitsift_node_add_struct(g->t, parent, name);
+    if (!q)
+        return false;
+    float c[4], sum = 0;
+    for (int k = 0; k < 4; k++) {
+        c[k] = unit(g) * 2.0f - 1.0f;
+        sum += c[k] * c[k];
+    }
+    float norm = sqrtf(sum > 1e-6f ? sum : 1.0f);
+    static const char *const names[] = {"x", "y", "z", "w"};
+    for (int k = 0; k < 4; k++) {
+        bitsift_value v = {.kind = BITSIFT_VALUE_FLOAT};
+        v.f = c[k] / norm;
+        if (!add_value(g, q, names[k], &v))
+            return false;
+    }
+    return true;
+}
+
+static bool gen_leaf(struct gen *g, const struct schema_op *op, bitsift_node *parent,
+                     const char *name)
+{
+    bitsift_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = schema_value_kind(op);
+    int64_t i = 0;
+    char text[64];
+    uint8_t bytes[BITSIFT_SCHEMA_MAX_BYTES > 256 ? 256 : BITSIFT_SCHEMA_MAX_BYTES];
+    switch ((enum op_code)op->code) {
+    case OP_BITS:
+        if (op->width == 64 && !op->allowed_count && op->count_cap == INT64_MAX) {
+            v.u = next(g);
+            i = (int64_t)v.u;
+        } else {
+            i = pick_int(g, op, 0, op->width == 64 ? INT64_MAX : op->max);
+            v.u = (uint64_t)i;
+        }
+        break;
+    case OP_BOOL:
+        i = op->allowed_count ? pick_int(g, op, 0, 1) : chance(g, g->fill ? g->fill : 1);
+        v.b = i != 0;
+        break;
+    case OP_INT:
+    case OP_ENUM:
+        v.i = i = pick_int(g, op, op->min, op->max);
+        if (op->code == OP_ENUM)
+            v.name = schema_enum_lookup(g->s, op->enum_id, i);
+        break;
+    case OP_FLOAT:
+        v.f = (unit(g) - 0.5f) * 2000.0f;
+        break;
+    case OP_DOUBLE:
+        v.d = ((double)next(g) / 18446744073709551616.0 - 0.5) * 1e6;
+        break;
+    case OP_CFLOAT:
+        v.f = op->fmin + unit(g) * (op->fmax - op->fmin);
+        if (v.f > op->fmax)
+            v.f = op->fmax;
+        break;
+    case OP_BYTES: {
+        /* Long byte fields repeat a short random pattern. */
+        for (size_t k = 0; k < sizeof bytes; k++)
+            bytes[k] = (uint8_t)next(g);
+        bitsift_node *n = bitsift_node_add_value(g->t, parent, name, NULL);
+        if (!n)
+            return false;
+        v.size = op->width;
+        uint8_t *big = NULL;
+        if (op->width > sizeof bytes) {
+            big = malloc(op->width);
+            if (!big)
+                return false;
+            for (size_t k = 0; k < op->width; k++)
+                big[k] = bytes[k % sizeof bytes];
+        }
+        v.data = big ? big : bytes;
+        bool ok = bitsift_node_set_value(g->t, n, &v);
+        free(big);
+        return ok;
+    }
+    case OP_STRING: {
+        size_t max = op->width - 1 < sizeof text - 1 ? op->width - 1 : sizeof text - 1;
+        size_t len = (size_t)between(g, 0, (int64_t)max);
+        for (size_t k = 0; k < len; k++)
+            text[k] = (char)('a' + next(g) % 26);
+        v.data = (const uint8_t *)text;
+        v.size = len;
+        break;
+    }
+    case OP_INT_REL:
+    case OP_OBJ_INDEX: {
+        int64_t base = op->base_kind == BASE_CONST ? op->base : g->slots[op->base_slot];
+        if (base >= INT32_MAX)
+            return false;
+        int64_t limit = op->code == OP_OBJ_INDEX ? base + op->max_objects + 1 : INT32_MAX;
+        if (limit > INT32_MAX)
+            limit = INT32_MAX;
+        v.i = i = above(g, base, limit);
+        break;
+    }
+    case OP_SEQ_REL: {
+        int64_t base = op->base_kind == BASE_CONST ? op->base : g->slots[op->base_slot];
+        do
+            i = between(g, 0, 65535);
+        while (i == base);
+        if (chance(g, 50))
+            i = (base + between(g, 1, 300)) & 0xffff;
+        if (i == base)
+            i = (base + 1) & 0xffff;
+        v.u = (uint64_t)i;
+        break;
+    }
+    case OP_ACK_REL: {
+        int64_t base = op->base_kind == BASE_CONST ? op->base : g->slots[op->base_slot];
+        i = chance(g, 70) ? (base - between(g, 1, 64)) & 0xffff : between(g, 0, 65535);
+        v.u = (uint64_t)i;
+        break;
+    }
+    case OP_SMALLEST3:
+        return gen_smallest_three(g, parent, name);
+    default:
+        return true;
+    }
+    if (op->slot >= 0)
+        g->slots[op->slot] = i;
+    return add_value(g, parent, name, &v);
+}
+
+static bool gen_element(struct gen *g, const struct schema_op *arr, bitsift_node *array,
+                        int64_t index)
+{
+    const struct schema_op *elem = arr + 1;
+    bitsift_node *n;
+    if (elem->code == OP_STRUCT) {
+        n = bitsift_node_add_struct(g->t, array, NULL);
+        if (!n || !gen_run(g, (uint32_t)(elem - g->s->ops) + 1, elem->end, n))
+            return false;
+    } else {
+        size_t before = bitsift_node_child_count(array);
+        if (!gen_leaf(g, elem, array, NULL))
+            return false;
+        n = bitsift_node_child_at(array, before);
+    }
+    bitsift_node_set_index(n, index);
+    return true;
+}
+
+static bool gen_array(struct gen *g, const struct schema_op *op, bitsift_node *parent)
+{
+    bitsift_node *a = bitsift_node_add_array(g->t, parent, op->name);
+    if (!a)
+        return false;
+    for (int32_t i = op->reset_head; i >= 0; i = g->s->ops[i].reset_next)
+        g->slots[g->s->ops[i].slot] = g->s->ops[i].base;
+    int64_t max = op->max;
+    int64_t count;
+    switch ((enum array_kind)op->array_kind) {
+    case ARRAY_FIXED:
+        count = max;
+        break;
+    case ARRAY_COUNTED:
+        count = g->slots[op->count_slot];
+        break;
+    case ARRAY_INLINE: {
+        int64_t top = (int64_t)((double)max * g->fill / 100.0);
+        count = between(g, 0, top);
+        break;
+    }
+    default: {
+        /* Sparse: each slot present with probability fill/4 %. */
+        for (int64_t i = 0; i < max; i++)
+            if (chance(g, g->fill / 4 + 1) && !gen_element(g, op, a, i))
+                return false;
+        return true;
+    }
+    }
+    if (count < 0 || count > max)
+        return false;
+    for (int64_t i = 0; i < count; i++)
+        if (!gen_element(g, op, a, i))
+            return false;
+    return true;
+}
+
+static bool gen_run(struct gen *g, uint32_t first, uint32_t end, bitsift_node *parent)
+{
+    const struct schema_op *ops = g->s->ops;
+    for (uint32_t i = first; i < end;) {
+        const struct schema_op *op = &ops[i];
+        switch ((enum op_code)op->code) {
+        case OP_IF: {
+            bool taken = schema_eval(g->s, op, g->slots);
+            uint32_t a = taken ? i + 1 : op->else_start, b = taken ? op->else_start : op->end;
+            uint32_t sa = taken ? op->else_start : i + 1, sb = taken ? op->end : op->else_start;
+            for (uint32_t k = sa; k < sb; k++)
+                if (ops[k].slot >= 0 && ops[k].base_kind != BASE_PREVIOUS) {
+                    bitsift_value dv = schema_default(&ops[k]);
+                    g->slots[ops[k].slot] = schema_value_int(&dv);
+                }
+            if (!gen_run(g, a, b, parent))
+                return false;
+            i = op->end;
+            continue;
+        }
+        case OP_ALIGN:
+        case OP_CHECK:
+            i++;
+            continue;
+        case OP_STRUCT: {
+            bitsift_node *n = bitsift_node_add_struct(g->t, parent, op->name);
+            if (!n || !gen_run(g, i + 1, op->end, n))
+                return false;
+            i = op->end;
+            continue;
+        }
+        case OP_ARRAY:
+            if (!gen_array(g, op, parent))
+                return false;
+            i = op->end;
+            continue;
+        default:
+            if (!gen_leaf(g, op, parent, op->name))
+                return false;
+            i++;
+        }
+    }
+    return true;
+}
+
+bitsift_error bitsift_tree_random(bitsift_tree *t, unsigned packet_type, uint64_t seed,
+                                  unsigned fill)
+{
+    if (!t || !bitsift_tree_reset(t, packet_type))
+        return BITSIFT_E_ARGUMENT;
+    struct gen g;
+    g.t = t;
+    g.state = seed;
+    g.fill = fill > 100 ? 100 : fill;
+    g.s = schema_tree_schema(t);
+    memset(g.slots, 0, sizeof g.slots);
+    const struct schema_packet *p = &g.s->packets[packet_type];
+    if (!gen_run(&g, p->first_op + 1, p->end_op, bitsift_tree_root(t)))
+        return BITSIFT_E_LIMIT;
+    return BITSIFT_OK;
+}

@@ -1,0 +1,492 @@
+/*
+ * schema_tree.c -- value trees: an arena of nodes that a decode fills or
+ * a caller builds by hand (the CLI from NDJSON, a fuzzer changing one
+ * field), and that the encoder writes. One free releases everything; a
+ * reset keeps the memory for the next packet.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema_internal.h"
+
+struct arena_block {
+    struct arena_block *next;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+};
+
+struct bitsift_node {
+    bitsift_node_kind kind;
+    const char *name;
+    bitsift_node *parent;
+    bitsift_node **kids;
+    uint32_t nkids, capkids;
+    int64_t index;
+    int field;
+    uint64_t bit, bits;
+    bitsift_value value;
+};
+
+struct bitsift_tree {
+    const bitsift_schema *schema;
+    struct arena_block *blocks; /* newest first; the oldest is kept on reset */
+    bitsift_node **all;         /* every node, in creation order */
+    size_t nall, capall;
+    int packet_type;
+    bitsift_node *root;
+};
+
+#define ARENA_BLOCK 65536
+
+static void *arena_alloc(bitsift_tree *t, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    struct arena_block *b = t->blocks;
+    if (!b || b->used + size > b->size) {
+        size_t want = size > ARENA_BLOCK ? size : ARENA_BLOCK;
+        b = malloc(sizeof *b + want);
+        if (!b)
+            return NULL;
+        b->next = t->blocks;
+        b->used = 0;
+        b->size = want;
+        t->blocks = b;
+    }
+    void *p = b->data + b->used;
+    b->used += size;
+    return p;
+}
+
+static const char *arena_strdup(bitsift_tree *t, const char *s, size_t n)
+{
+    char *p = arena_alloc(t, n + 1);
+    if (!p)
+        return NULL;
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+bitsift_tree *bitsift_tree_create(const bitsift_schema *s)
+{
+    if (!s)
+        return NULL;
+    bitsift_tree *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->schema = s;
+    t->packet_type = -1;
+    return t;
+}
+
+void bitsift_tree_free(bitsift_tree *t)
+{
+    if (!t)
+        return;
+    for (struct arena_block *b = t->blocks, *n; b; b = n) {
+        n = b->next;
+        free(b);
+    }
+    free(t->all);
+    free(t);
+}
+
+/* Empty the tree, keeping one block of memory for the next packet. */
+static void tree_clear(bitsift_tree *t)
+{
+    struct arena_block *b = t->blocks;
+    while (b && b->next) {
+        struct arena_block *n = b->next;
+        free(b);
+        b = n;
+    }
+    if (b)
+        b->used = 0;
+    t->blocks = b;
+    t->nall = 0;
+    t->root = NULL;
+    t->packet_type = -1;
+}
+
+static bitsift_node *new_node(bitsift_tree *t, bitsift_node_kind kind)
+{
+    if (t->nall >= BITSIFT_TREE_MAX_NODES)
+        return NULL;
+    if (t->nall == t->capall) {
+        size_t cap = t->capall ? t->capall * 2 : 256;
+        bitsift_node **bigger = realloc(t->all, cap * sizeof *bigger);
+        if (!bigger)
+            return NULL;
+        t->all = bigger;
+        t->capall = cap;
+    }
+    bitsift_node *n = arena_alloc(t, sizeof *n);
+    if (!n)
+        return NULL;
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    n->index = -1;
+    n->field = -1;
+    t->all[t->nall++] = n;
+    return n;
+}
+
+bool bitsift_tree_reset(bitsift_tree *t, unsigned packet_type)
+{
+    if (!t || packet_type >= t->schema->packet_count)
+        return false;
+    tree_clear(t);
+    t->root = new_node(t, BITSIFT_NODE_STRUCT);
+    if (!t->root)
+        return false;
+    t->root->name = t->schema->packets[packet_type].name;
+    t->root->field = t->schema->packets[packet_type].field;
+    t->packet_type = (int)packet_type;
+    return true;
+}
+
+const bitsift_schema *schema_tree_schema(const bitsift_tree *t)
+{
+    return t->schema;
+}
+
+int bitsift_tree_packet_type(const bitsift_tree *t)
+{
+    return t ? t->packet_type : -1;
+}
+
+bitsift_node *bitsift_tree_root(const bitsift_tree *t)
+{
+    return t ? t->root : NULL;
+}
+
+size_t bitsift_tree_node_count(const bitsift_tree *t)
+{
+    return t ? t->nall : 0;
+}
+
+bitsift_node *bitsift_tree_node(const bitsift_tree *t, size_t i)
+{
+    return t && i < t->nall ? t->all[i] : NULL;
+}
+
+/* ---- reading nodes ---------------------------------------------------------- */
+
+bitsift_node_kind bitsift_node_kind_of(const bitsift_node *n)
+{
+    return n->kind;
+}
+
+const char *bitsift_node_name(const bitsift_node *n)
+{
+    return n->name;
+}
+
+bitsift_node *bitsift_node_parent(const bitsift_node *n)
+{
+    return n->parent;
+}
+
+size_t bitsift_node_child_count(const bitsift_node *n)
+{
+    return n ? n->nkids : 0;
+}
+
+bitsift_node *bitsift_node_child_at(const bitsift_node *n, size_t i)
+{
+    return n && i < n->nkids ? n->kids[i] : NULL;
+}
+
+bitsift_node *bitsift_node_child(const bitsift_node *n, const char *name)
+{
+    if (!n || !name || n->kind != BITSIFT_NODE_STRUCT)
+        return NULL;
+    for (uint32_t i = 0; i < n->nkids; i++)
+        if (n->kids[i]->name && strcmp(n->kids[i]->name, name) == 0)
+            return n->kids[i];
+    return NULL;
+}
+
+int64_t bitsift_node_index(const bitsift_node *n)
+{
+    return n->index;
+}
+
+const bitsift_value *bitsift_node_value(const bitsift_node *n)
+{
+    return &n->value;
+}
+
+int bitsift_node_field_id(const bitsift_node *n)
+{
+    return n->field;
+}
+
+uint64_t bitsift_node_bit(const bitsift_node *n)
+{
+    return n->bit;
+}
+
+uint64_t bitsift_node_bits(const bitsift_node *n)
+{
+    return n->bits;
+}
+
+/* ---- paths -------------------------------------------------------------------- */
+
+size_t bitsift_node_path(const bitsift_node *n, char *buf, size_t size)
+{
+    if (!n || !n->parent) {
+        if (size)
+            buf[0] = 0;
+        return 0;
+    }
+    size_t len = bitsift_node_path(n->parent, buf, size);
+    char part[BITSIFT_SCHEMA_MAX_NAME + 32];
+    int k;
+    if (n->parent->kind == BITSIFT_NODE_ARRAY)
+        k = snprintf(part, sizeof part, "[%lld]", (long long)n->index);
+    else
+        k = snprintf(part, sizeof part, "%s%s", len ? "." : "", n->name ? n->name : "");
+    if (k < 0)
+        return len;
+    if (len + (size_t)k + 1 <= size)
+        memcpy(buf + len, part, (size_t)k + 1);
+    else if (size)
+        buf[len < size ? len : size - 1] = 0;
+    return len + (size_t)k;
+}
+
+bitsift_node *bitsift_tree_find(const bitsift_tree *t, const char *path)
+{
+    if (!t || !t->root || !path)
+        return NULL;
+    bitsift_node *n = t->root;
+    const char *p = path;
+    while (*p) {
+        if (*p == '.') {
+            p++;
+            continue;
+        }
+        if (*p == '[') {
+            char *end;
+            long long index = strtoll(p + 1, &end, 10);
+            if (end == p + 1 || *end != ']' || n->kind != BITSIFT_NODE_ARRAY)
+                return NULL;
+            bitsift_node *found = NULL;
+            for (uint32_t i = 0; i < n->nkids && !found; i++)
+                if (n->kids[i]->index == index)
+                    found = n->kids[i];
+            if (!found)
+                return NULL;
+            n = found;
+            p = end + 1;
+            continue;
+        }
+        size_t len = strcspn(p, ".[");
+        if (n->kind != BITSIFT_NODE_STRUCT)
+            return NULL;
+        bitsift_node *found = NULL;
+        for (uint32_t i = 0; i < n->nkids && !found; i++)
+            if (n->kids[i]->name && strlen(n->kids[i]->name) == len &&
+                memcmp(n->kids[i]->name, p, len) == 0)
+                found = n->kids[i];
+        if (!found)
+            return NULL;
+        n = found;
+        p += len;
+    }
+    return n;
+}
+
+/* ---- building ----------------------------------------------------------------- */
+
+static bool add_kid(bitsift_tree *t, bitsift_node *parent, bitsift_node *kid)
+{
+    if (parent->nkids == parent->capkids) {
+        uint32_t cap = parent->capkids ? parent->capkids * 2 : 4;
+        bitsift_node **kids = arena_alloc(t, cap * sizeof *kids);
+        if (!kids)
+            return false;
+        if (parent->nkids)
+            memcpy(kids, parent->kids, parent->nkids * sizeof *kids);
+        parent->kids = kids;
+        parent->capkids = cap;
+    }
+    parent->kids[parent->nkids++] = kid;
+    kid->parent = parent;
+    return true;
+}
+
+static bitsift_node *add(bitsift_tree *t, bitsift_node *parent, const char *name,
+                         bitsift_node_kind kind)
+{
+    if (!t)
+        return NULL;
+    if (!parent)
+        parent = t->root;
+    if (!parent || parent->kind == BITSIFT_NODE_VALUE)
+        return NULL;
+    if (parent->kind == BITSIFT_NODE_STRUCT) {
+        if (!name || !*name || strlen(name) > BITSIFT_SCHEMA_MAX_NAME)
+            return NULL;
+        /* A struct holds one child per name: replace an existing one. */
+        for (uint32_t i = 0; i < parent->nkids; i++)
+            if (parent->kids[i]->name && strcmp(parent->kids[i]->name, name) == 0) {
+                bitsift_node *n = new_node(t, kind);
+                if (!n)
+                    return NULL;
+                n->name = parent->kids[i]->name;
+                n->parent = parent;
+                parent->kids[i] = n;
+                return n;
+            }
+    }
+    bitsift_node *n = new_node(t, kind);
+    if (!n)
+        return NULL;
+    if (parent->kind == BITSIFT_NODE_STRUCT) {
+        n->name = arena_strdup(t, name, strlen(name));
+        if (!n->name)
+            return NULL;
+    } else {
+        n->index = parent->nkids;
+    }
+    return add_kid(t, parent, n) ? n : NULL;
+}
+
+bitsift_node *bitsift_node_add_struct(bitsift_tree *t, bitsift_node *parent, const char *name)
+{
+    return add(t, parent, name, BITSIFT_NODE_STRUCT);
+}
+
+bitsift_node *bitsift_node_add_array(bitsift_tree *t, bitsift_node *parent, const char *name)
+{
+    return add(t, parent, name, BITSIFT_NODE_ARRAY);
+}
+
+bool bitsift_node_set_value(bitsift_tree *t, bitsift_node *n, const bitsift_value *v)
+{
+    if (!t || !n || !v || n->kind != BITSIFT_NODE_VALUE)
+        return false;
+    bitsift_value copy = *v;
+    if (v->kind == BITSIFT_VALUE_BYTES || v->kind == BITSIFT_VALUE_STRING) {
+        if (v->size > BITSIFT_SCHEMA_MAX_BYTES || (!v->data && v->size))
+            return false;
+        const char *p = arena_strdup(t, v->data ? (const char *)v->data : "", v->size);
+        if (!p)
+            return false;
+        copy.data = (const uint8_t *)p;
+    }
+    if (v->kind == BITSIFT_VALUE_ENUM && v->name) {
+        size_t len = strlen(v->name);
+        copy.name = len <= BITSIFT_SCHEMA_MAX_NAME ? arena_strdup(t, v->name, len) : NULL;
+    }
+    n->value = copy;
+    return true;
+}
+
+bitsift_node *bitsift_node_add_value(bitsift_tree *t, bitsift_node *parent, const char *name,
+                                     const bitsift_value *v)
+{
+    bitsift_node *n = add(t, parent, name, BITSIFT_NODE_VALUE);
+    if (!n || (v && !bitsift_node_set_value(t, n, v)))
+        return NULL;
+    return n;
+}
+
+void bitsift_node_set_index(bitsift_node *n, int64_t index)
+{
+    if (n)
+        n->index = index;
+}
+
+/* ---- decoding into a tree ------------------------------------------------------ */
+
+struct builder {
+    bitsift_tree *t;
+    bitsift_node *current;
+    bool failed; /* out of memory or over the node limit */
+};
+
+static bool build_enter(void *ctx, const bitsift_event *ev)
+{
+    struct builder *b = ctx;
+    bitsift_tree *t = b->t;
+    if (ev->depth == 0) {
+        const bitsift_schema *s = t->schema;
+        if (!bitsift_tree_reset(t, s->fields[ev->id].info.packet_type))
+            return !(b->failed = true);
+        b->current = t->root;
+        t->root->bit = ev->bit;
+        return true;
+    }
+    bitsift_node *n = add(t, b->current, ev->index >= 0 ? NULL : ev->name,
+                          ev->type == BITSIFT_FIELD_ARRAY ? BITSIFT_NODE_ARRAY
+                                                          : BITSIFT_NODE_STRUCT);
+    if (!n)
+        return !(b->failed = true);
+    if (ev->index >= 0)
+        n->index = ev->index;
+    n->field = ev->id;
+    n->bit = ev->bit;
+    b->current = n;
+    return true;
+}
+
+static bool build_field(void *ctx, const bitsift_event *ev)
+{
+    struct builder *b = ctx;
+    if (ev->flags & (BITSIFT_EVENT_FRAMING | BITSIFT_EVENT_ARRAY_META | BITSIFT_EVENT_ABSENT))
+        return true;
+    if (ev->type == BITSIFT_FIELD_ALIGN || ev->type == BITSIFT_FIELD_CHECK)
+        return true;
+    bitsift_node *n = add(b->t, b->current, ev->index >= 0 ? NULL : ev->name,
+                          BITSIFT_NODE_VALUE);
+    if (!n || !bitsift_node_set_value(b->t, n, &ev->value))
+        return !(b->failed = true);
+    if (ev->index >= 0)
+        n->index = ev->index;
+    n->field = ev->id;
+    n->bit = ev->bit;
+    n->bits = ev->bits;
+    return true;
+}
+
+static bool build_leave(void *ctx, const bitsift_event *ev)
+{
+    struct builder *b = ctx;
+    if (b->current) {
+        b->current->bits = ev->bits;
+        if (b->current->parent)
+            b->current = b->current->parent;
+    }
+    return true;
+}
+
+bitsift_error bitsift_decode_tree(const bitsift_schema *s, const void *packet, size_t size,
+                                  unsigned flags, bitsift_tree *t, bitsift_result *res)
+{
+    bitsift_result local;
+    if (!res)
+        res = &local;
+    if (!s || !t || t->schema != s || (!packet && size)) {
+        schema_result_init(res);
+        res->status = res->failure.kind = BITSIFT_E_ARGUMENT;
+        res->failure.why = "no schema, tree of another schema, or no packet";
+        return res->status;
+    }
+    tree_clear(t);
+    struct builder b = {.t = t};
+    bitsift_visitor v = {build_field, build_enter, build_leave, &b};
+    bitsift_error e = schema_decode(s, packet, size, flags | SCHEMA_DECODE_NO_PATHS, &v, res);
+    if (b.failed) {
+        /* The tree could not hold the packet: a limit, not a bad packet. */
+        res->status = res->failure.kind = BITSIFT_E_LIMIT;
+        res->failure.why = "value tree node limit or out of memory";
+        res->stopped = false;
+        return res->status;
+    }
+    return e;
+}

@@ -1,0 +1,70 @@
+# tests/schema.mk -- tests of the schema language, compiler, decoder and
+# encoder: round trips of every example, the diagnostics of the hostile
+# schemas in corpus/schemas, and packets written by the core serializer.
+check_PROGRAMS += tests/schema/schematool
+tests_schema_schematool_SOURCES = tests/schema/schematool.c
+tests_schema_schematool_LDADD = lib/libbitsift.la -lm
+
+# Scripts print TAP; without a registered extension they run under
+# LOG_DRIVER (the TAP driver).
+SCHEMA_TEST_PROGS = \
+	tests/schema/roundtrip.sh \
+	tests/schema/errors.sh
+TESTS += $(SCHEMA_TEST_PROGS)
+EXTRA_DIST += $(SCHEMA_TEST_PROGS) tests/schema/errors.list $(SCHEMA_CORPUS_FILES)
+
+# Hostile and wrong schemas: each must be refused with its diagnostic.
+SCHEMA_CORPUS_FILES = \
+	corpus/schemas/array_empty_brackets.bss \
+	corpus/schemas/array_without_max.bss \
+	corpus/schemas/bad_enum_compare.bss \
+	corpus/schemas/bits_too_wide.bss \
+	corpus/schemas/constraint_out_of_range.bss \
+	corpus/schemas/deep_condition.bss \
+	corpus/schemas/deep_nesting.bss \
+	corpus/schemas/deep_struct_chain.bss \
+	corpus/schemas/default_outside_if.bss \
+	corpus/schemas/duplicate_enum_value.bss \
+	corpus/schemas/duplicate_field.bss \
+	corpus/schemas/duplicate_type.bss \
+	corpus/schemas/expansion_bomb.bss \
+	corpus/schemas/giant_count.bss \
+	corpus/schemas/huge_range.bss \
+	corpus/schemas/later_field.bss \
+	corpus/schemas/long_name.bss \
+	corpus/schemas/min_above_max.bss \
+	corpus/schemas/missing_protocol.bss \
+	corpus/schemas/mutual_recursion.bss \
+	corpus/schemas/no_packets.bss \
+	corpus/schemas/non_utf8.bss \
+	corpus/schemas/non_utf8_comment.bss \
+	corpus/schemas/not_an_integer.bss \
+	corpus/schemas/nul_byte.bss \
+	corpus/schemas/packet_as_type.bss \
+	corpus/schemas/previous_outside_array.bss \
+	corpus/schemas/protocol_without_id.bss \
+	corpus/schemas/recursive_type.bss \
+	corpus/schemas/reserved_name.bss \
+	corpus/schemas/resolution_too_fine.bss \
+	corpus/schemas/resolution_zero.bss \
+	corpus/schemas/self_reference.bss \
+	corpus/schemas/syntax_bad_character.bss \
+	corpus/schemas/syntax_missing_semicolon.bss \
+	corpus/schemas/syntax_unterminated_brace.bss \
+	corpus/schemas/unknown_field.bss \
+	corpus/schemas/unknown_type.bss \
+	corpus/schemas/unterminated_string.bss \
+	corpus/schemas/zero_bit_loop.bss \
+	corpus/schemas/zero_bit_loop_struct.bss
+
+# Example protocols, installed for the bitsift command and for users.
+dist_pkgdata_DATA += \
+	examples/shooter.bss \
+	examples/article.bss \
+	examples/scenes.bss \
+	examples/robocat.bss
+
+check_PROGRAMS += tests/schema/decode_test
+tests_schema_decode_test_SOURCES = tests/schema/decode_test.c
+tests_schema_decode_test_LDADD = lib/libbitsift.la -lm
+TESTS += tests/schema/decode_test
