@@ -4,11 +4,13 @@
 #
 #   make bench                 all sections, BENCH_REPS=9 repetitions
 #   make bench BENCH_REPS=21   steadier medians on a busy machine
-bench_programs = bench/bench_reader bench/bench_crc bench/pcap_loop
-EXTRA_PROGRAMS += bench/bench_reader bench/bench_crc bench/pcap_loop
+bench_programs = bench/bench_reader bench/bench_crc bench/bench_schema bench/bench_e2e \
+	bench/pcap_loop
+EXTRA_PROGRAMS += bench/bench_reader bench/bench_crc bench/bench_schema bench/bench_e2e \
+	bench/pcap_loop
 EXTRA_DIST += bench/run.sh
-CLEANFILES += $(bench_programs)
-noinst_HEADERS += bench/bench_util.h
+CLEANFILES += $(bench_programs) bench/shooter-1m.pcap bench/shooter-4m.pcap
+noinst_HEADERS += bench/bench_util.h bench/bench_packets.h
 
 # -no-install: real executables rather than libtool wrapper scripts, so
 # that perf and valgrind see the program itself.
@@ -25,6 +27,15 @@ bench_bench_crc_CPPFLAGS = $(AM_CPPFLAGS) $(ZLIB_CFLAGS)
 if HAVE_ZLIB
 bench_bench_crc_CPPFLAGS += -DBENCH_HAVE_ZLIB
 endif
+
+bench_bench_schema_SOURCES = bench/bench_schema.c bench/bench_packets.c bench/bench_util.c
+bench_bench_schema_LDADD = lib/libbitsift.la
+bench_bench_schema_LDFLAGS = $(bench_link_flags)
+
+bench_bench_e2e_SOURCES = bench/bench_e2e.c bench/bench_packets.c bench/bench_util.c
+bench_bench_e2e_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+bench_bench_e2e_LDADD = lib/libbitsift.la $(PCAP_LIBS)
+bench_bench_e2e_LDFLAGS = $(bench_link_flags)
 
 bench_pcap_loop_SOURCES = bench/pcap_loop.c
 bench_pcap_loop_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)

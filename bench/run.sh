@@ -20,6 +20,11 @@ echo
 status=0
 "$builddir/bench/bench_reader" --header || status=1
 "$builddir/bench/bench_crc" || status=1
-printf '%-2s %-34s %s\n' 3 "schema decode (visitor, tree)" "n/a (needs the schema decoder)"
-printf '%-2s %-34s %s\n' 4 "end to end (validate, decode json)" "n/a (needs src/bitsift)"
+schema="$srcdir/examples/shooter.bss"
+if [ -f "$schema" ]; then
+    "$builddir/bench/bench_schema" "$schema" || status=1
+else
+    printf '%-2s %-34s %s\n' 3 "schema decode (visitor, tree)" "n/a (needs examples/shooter.bss)"
+fi
+"$builddir/bench/bench_e2e" "$builddir" "$srcdir" || status=1
 exit $status
