@@ -319,6 +319,21 @@ static bool add_kid(bitsift_tree *t, bitsift_node *parent, bitsift_node *kid)
     return true;
 }
 
+/* A decode adds names that live in the schema (which outlives the tree)
+ * and are unique per struct: no copy and no search for them. */
+static bitsift_node *add_decoded(bitsift_tree *t, bitsift_node *parent, const char *name,
+                                 bitsift_node_kind kind)
+{
+    bitsift_node *n = new_node(t, kind);
+    if (!n)
+        return NULL;
+    if (parent->kind == BITSIFT_NODE_STRUCT)
+        n->name = name;
+    else
+        n->index = parent->nkids;
+    return add_kid(t, parent, n) ? n : NULL;
+}
+
 static bitsift_node *add(bitsift_tree *t, bitsift_node *parent, const char *name,
                          bitsift_node_kind kind)
 {
@@ -422,9 +437,9 @@ static bool build_enter(void *ctx, const bitsift_event *ev)
         t->root->bit = ev->bit;
         return true;
     }
-    bitsift_node *n = add(t, b->current, ev->index >= 0 ? NULL : ev->name,
-                          ev->type == BITSIFT_FIELD_ARRAY ? BITSIFT_NODE_ARRAY
-                                                          : BITSIFT_NODE_STRUCT);
+    bitsift_node *n = add_decoded(t, b->current, ev->index >= 0 ? NULL : ev->name,
+                                  ev->type == BITSIFT_FIELD_ARRAY ? BITSIFT_NODE_ARRAY
+                                                                  : BITSIFT_NODE_STRUCT);
     if (!n)
         return !(b->failed = true);
     if (ev->index >= 0)
@@ -442,10 +457,18 @@ static bool build_field(void *ctx, const bitsift_event *ev)
         return true;
     if (ev->type == BITSIFT_FIELD_ALIGN || ev->type == BITSIFT_FIELD_CHECK)
         return true;
-    bitsift_node *n = add(b->t, b->current, ev->index >= 0 ? NULL : ev->name,
-                          BITSIFT_NODE_VALUE);
-    if (!n || !bitsift_node_set_value(b->t, n, &ev->value))
+    bitsift_node *n = add_decoded(b->t, b->current, ev->index >= 0 ? NULL : ev->name,
+                                  BITSIFT_NODE_VALUE);
+    if (!n)
         return !(b->failed = true);
+    /* Bytes and strings point into the packet: copy them. Enum names
+     * live in the schema: keep the pointer. */
+    if (ev->value.kind == BITSIFT_VALUE_BYTES || ev->value.kind == BITSIFT_VALUE_STRING) {
+        if (!bitsift_node_set_value(b->t, n, &ev->value))
+            return !(b->failed = true);
+    } else {
+        n->value = ev->value;
+    }
     if (ev->index >= 0)
         n->index = ev->index;
     n->field = ev->id;

@@ -81,7 +81,7 @@ dist_pkgdata_DATA += \
 
 check_PROGRAMS += tests/schema/decode_test
 tests_schema_decode_test_SOURCES = tests/schema/decode_test.c
-tests_schema_decode_test_LDADD = lib/libbitsift.la -lm
+tests_schema_decode_test_LDADD = lib/libbitsift.la -lm -lpthread
 TESTS += tests/schema/decode_test
 
 # Packets made by the encoder from the example schemas (SCHEMA-TYPE.bin).

@@ -7,6 +7,7 @@
  * Schemas come from $top_srcdir/examples.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -587,12 +588,65 @@ static void test_schema_mutations(const char *example)
           example, compiled, refused);
 }
 
+/* One compiled schema shared by several threads, each decoding the same
+ * packets into its own tree: every thread must see the same results. */
+struct worker {
+    const bitsift_schema *s;
+    const uint8_t *packets;
+    const size_t *sizes;
+    int count;
+    uint64_t checksum;
+};
+
+static void *decode_worker(void *arg)
+{
+    struct worker *w = arg;
+    bitsift_tree *t = bitsift_tree_create(w->s);
+    for (int round = 0; round < 20; round++)
+        for (int i = 0; i < w->count; i++) {
+            bitsift_result res;
+            bitsift_decode_tree(w->s, w->packets + i * 4096, w->sizes[i], 0, t, &res);
+            w->checksum = w->checksum * 31 + res.bits + bitsift_tree_node_count(t);
+        }
+    bitsift_tree_free(t);
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    bitsift_schema *s = load_example("shooter");
+    enum { PACKETS = 64, THREADS = 4 };
+    static uint8_t packets[PACKETS * 4096];
+    size_t sizes[PACKETS];
+    bitsift_tree *t = bitsift_tree_create(s);
+    for (int i = 0; i < PACKETS; i++) {
+        bitsift_result res;
+        bitsift_tree_random(t, (unsigned)i % 5, (uint64_t)i, 60);
+        bitsift_encode(s, t, packets + i * 4096, 4096, &sizes[i], &res);
+    }
+    bitsift_tree_free(t);
+    struct worker w[THREADS];
+    pthread_t th[THREADS];
+    for (int k = 0; k < THREADS; k++) {
+        w[k] = (struct worker){s, packets, sizes, PACKETS, 0};
+        pthread_create(&th[k], NULL, decode_worker, &w[k]);
+    }
+    for (int k = 0; k < THREADS; k++)
+        pthread_join(th[k], NULL);
+    bool same = true;
+    for (int k = 1; k < THREADS; k++)
+        same &= w[k].checksum == w[0].checksum;
+    CHECK(same && w[0].checksum != 0, "4 threads decoding with one schema agree");
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     test_article();
     test_shooter();
     test_detect();
     test_introspection();
+    test_threads();
     test_mutations("shooter");
     test_mutations("scenes");
     test_mutations("article");
