@@ -270,11 +270,16 @@ int main(int argc, char **argv)
         unsigned char *p = read_file(argv[2], &size);
         bitsift_schema *list[16];
         int n = 0;
-        for (int i = 3; i < argc && n < 16; i++)
+        int rc = 0;
+        for (int i = 3; i < argc && n < 16 && rc == 0; i++)
             if (!(list[n++] = load(argv[i])))
-                return 1;
-        printf("%d\n", bitsift_detect((const bitsift_schema *const *)list, (size_t)n, p, size));
-        return 0;
+                rc = 1;
+        if (rc == 0)
+            printf("%d\n", bitsift_detect((const bitsift_schema *const *)list, (size_t)n, p, size));
+        for (int i = 0; i < n; i++)
+            bitsift_schema_free(list[i]);
+        free(p);
+        return rc;
     }
     bitsift_schema *s = load(argv[2]);
     if (!s)
