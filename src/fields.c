@@ -200,13 +200,13 @@ static bool on_field(void *ctx, const bitsift_event *ev)
             out_char(o, '}');
         return true;
     }
-    if (ev->flags & BITSIFT_EVENT_ARRAY_META)
-        return true; /* counts and indices show as the elements themselves */
+    /* Counts and indices show as the elements themselves; conditional
+     * fields that were not sent are left out (bitsift dump shows them). */
+    if (ev->flags & (BITSIFT_EVENT_ARRAY_META | BITSIFT_EVENT_ABSENT))
+        return true;
     text_label(p, ev);
     out_str(o, " = ");
     fields_write_text_value(o, ev);
-    if (ev->flags & BITSIFT_EVENT_ABSENT)
-        out_str(o, " (absent)");
     if (ev->flags & BITSIFT_EVENT_DERIVED)
         out_str(o, " (derived)");
     out_char(o, '\n');

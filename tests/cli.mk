@@ -4,13 +4,17 @@
 # decode | encode round trips, and the cross-check of decapsulation against
 # tshark. tests/cli/prepare-data.sh regenerates tests/cli/data.
 if HAVE_CMOCKA
-check_PROGRAMS += tests/cli/test-decap tests/cli/test-out
-TESTS += tests/cli/test-decap tests/cli/test-out
+check_PROGRAMS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture
+TESTS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture
 endif
 tests_cli_test_decap_SOURCES = tests/cli/test_decap.c src/decap.c
 tests_cli_test_decap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_decap_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cli_test_decap_LDADD = $(CMOCKA_LIBS)
+tests_cli_test_capture_SOURCES = tests/cli/test_capture.c src/capture.c src/decap.c
+tests_cli_test_capture_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_cli_test_capture_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS)
+tests_cli_test_capture_LDADD = $(CMOCKA_LIBS) $(PCAP_LIBS)
 tests_cli_test_out_SOURCES = tests/cli/test_out.c src/out.c
 tests_cli_test_out_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_out_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
