@@ -11,7 +11,7 @@
 #   make fuzz-seeds   regenerates the seed corpus with the encoder
 
 # Harnesses shipped to long campaigns (OSS-Fuzz, fuzz-smoke, fuzz-afl).
-FUZZ_TARGETS = fuzz_reader fuzz_packet fuzz_schema fuzz_roundtrip
+FUZZ_TARGETS = fuzz_reader fuzz_packet fuzz_schema fuzz_roundtrip fuzz_capture
 # Harnesses over framed packets: they also build as <target>_crc (libFuzzer
 # custom mutator that re-seals the CRC) and <target>_seal (the harness
 # computes the CRC itself).
@@ -41,15 +41,17 @@ FUZZ_OPTIONS = fuzz/fuzz_reader.options fuzz/fuzz_planted.options
 FUZZ_DIST_FILES = fuzz/embed-schemas.sh fuzz/targets.sh fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
 	fuzz/oss-fuzz-build.sh fuzz/afl_driver.c fuzz/afl_crc_mutator.c
 EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md $(FUZZ_DICTS) $(FUZZ_OPTIONS) \
-	corpus/fuzz_reader corpus/fuzz_planted corpus/fuzz_packet corpus/fuzz_schema corpus/fuzz_roundtrip \
+	corpus/fuzz_reader corpus/fuzz_planted corpus/fuzz_packet corpus/fuzz_schema corpus/fuzz_roundtrip corpus/fuzz_capture \
 	fuzz/regressions
 
 ## -- Replay: every harness with a plain main(), run by make check ---------
 
 check_PROGRAMS += fuzz/replay_fuzz_reader fuzz/replay_fuzz_planted \
-	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema fuzz/replay_fuzz_roundtrip
+	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema fuzz/replay_fuzz_roundtrip \
+	fuzz/replay_fuzz_capture
 TESTS += fuzz/replay_fuzz_reader fuzz/replay_fuzz_planted \
-	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema fuzz/replay_fuzz_roundtrip
+	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema fuzz/replay_fuzz_roundtrip \
+	fuzz/replay_fuzz_capture
 
 fuzz_replay_fuzz_reader_SOURCES = fuzz/fuzz_reader.c fuzz/replay_main.c
 fuzz_replay_fuzz_reader_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_reader"'
@@ -75,6 +77,15 @@ fuzz_replay_fuzz_roundtrip_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz \
 	-DFUZZ_TARGET_NAME='"fuzz_roundtrip"'
 fuzz_replay_fuzz_roundtrip_LDADD = lib/libbitsift.la
 
+# fuzz_capture goes through the command's capture code (libpcap).
+FUZZ_CAPTURE_SOURCES = fuzz/fuzz_capture.c $(FUZZ_PACKET_SOURCES) src/capture.c src/decap.c
+FUZZ_CAPTURE_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz -I$(srcdir)/src
+fuzz_replay_fuzz_capture_SOURCES = $(FUZZ_CAPTURE_SOURCES) fuzz/replay_main.c
+nodist_fuzz_replay_fuzz_capture_SOURCES = fuzz/bundled_schemas.c
+fuzz_replay_fuzz_capture_CPPFLAGS = $(FUZZ_CAPTURE_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_capture"'
+fuzz_replay_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+fuzz_replay_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
+
 ## -- Seed generator --------------------------------------------------------
 
 noinst_PROGRAMS += fuzz/seedgen
@@ -99,7 +110,7 @@ FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install
 if ENABLE_FUZZING
 FUZZ_BINARIES = fuzz/fuzz_reader fuzz/fuzz_schema \
 	fuzz/fuzz_packet fuzz/fuzz_packet_crc fuzz/fuzz_packet_seal fuzz/fuzz_packet_nocrc \
-	fuzz/fuzz_packet_schema fuzz/fuzz_roundtrip \
+	fuzz/fuzz_packet_schema fuzz/fuzz_roundtrip fuzz/fuzz_capture \
 	fuzz/fuzz_planted fuzz/fuzz_planted_crc fuzz/fuzz_planted_seal
 noinst_PROGRAMS += $(FUZZ_BINARIES)
 
@@ -145,6 +156,13 @@ nodist_fuzz_fuzz_roundtrip_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_roundtrip_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS)
 fuzz_fuzz_roundtrip_LDFLAGS = $(FUZZ_LINK_FLAGS)
 fuzz_fuzz_roundtrip_LDADD = lib/libbitsift.la
+
+fuzz_fuzz_capture_SOURCES = $(FUZZ_CAPTURE_SOURCES)
+nodist_fuzz_fuzz_capture_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_capture_CPPFLAGS = $(FUZZ_CAPTURE_CPPFLAGS)
+fuzz_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+fuzz_fuzz_capture_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
 
 fuzz_fuzz_planted_SOURCES = fuzz/fuzz_planted.c
 fuzz_fuzz_planted_LDFLAGS = $(FUZZ_LINK_FLAGS)
