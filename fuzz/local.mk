@@ -35,8 +35,9 @@ CLEANFILES += fuzz/bundled_schemas.c
 FUZZ_PACKET_SOURCES = fuzz/packet_schemas.c
 
 # Dictionaries and libFuzzer/OSS-Fuzz options, one per target.
-FUZZ_DICTS = fuzz/fuzz_reader.dict
-FUZZ_OPTIONS = fuzz/fuzz_reader.options fuzz/fuzz_planted.options
+FUZZ_DICTS = fuzz/fuzz_reader.dict fuzz/fuzz_packet.dict fuzz/fuzz_schema.dict
+FUZZ_OPTIONS = fuzz/fuzz_reader.options fuzz/fuzz_packet.options fuzz/fuzz_schema.options \
+	fuzz/fuzz_roundtrip.options fuzz/fuzz_capture.options fuzz/fuzz_planted.options
 
 FUZZ_DIST_FILES = fuzz/embed-schemas.sh fuzz/targets.sh fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
 	fuzz/oss-fuzz-build.sh fuzz/afl_driver.c fuzz/afl_crc_mutator.c
@@ -230,3 +231,11 @@ fuzz_test_afl_crc_mutator_LDADD = lib/libbitsift.la
 noinst_PROGRAMS += fuzz/packetgen
 fuzz_packetgen_SOURCES = fuzz/packetgen.c
 fuzz_packetgen_LDADD = lib/libbitsift.la
+
+## -- For fuzz/oss-fuzz-build.sh ---------------------------------------------
+
+fuzz-print-build:
+	@echo "LIB_SOURCES='$(lib_libbitsift_la_SOURCES)'"
+	@echo "FUZZ_TARGETS='$(FUZZ_TARGETS)'"
+	@echo "FUZZ_VARIANTS='$(FUZZ_VARIANTS)'"
+.PHONY: fuzz-print-build

@@ -36,7 +36,8 @@ smoke() {
         -print_final_stats=1 -artifact_prefix="$dir/artifacts/"
     max_len=$(option "$srcdir/fuzz/$target.options" max_len)
     [ -n "$max_len" ] && set -- "$@" -max_len="$max_len"
-    [ -f "$srcdir/fuzz/$target.dict" ] && set -- "$@" -dict="$srcdir/fuzz/$target.dict"
+    dict=$(option "$srcdir/fuzz/$target.options" dict)
+    [ -n "$dict" ] && set -- "$@" -dict="$srcdir/fuzz/$dict"
     set -- "$@" "$dir/corpus" "$srcdir/corpus/$target"
     [ -d "$srcdir/fuzz/regressions/$target" ] && set -- "$@" "$srcdir/fuzz/regressions/$target"
     "$binary" "$@" >"$dir/log" 2>&1
