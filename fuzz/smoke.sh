@@ -40,6 +40,7 @@ smoke() {
     [ -n "$dict" ] && set -- "$@" -dict="$srcdir/fuzz/$dict"
     set -- "$@" "$dir/corpus" "$srcdir/corpus/$target"
     [ -d "$srcdir/fuzz/regressions/$target" ] && set -- "$@" "$srcdir/fuzz/regressions/$target"
+    [ "$target" = fuzz_schema ] && [ -d "$srcdir/corpus/schemas" ] && set -- "$@" "$srcdir/corpus/schemas"
     "$binary" "$@" >"$dir/log" 2>&1
     rc=$?
     findings=$(ls "$dir/artifacts")
