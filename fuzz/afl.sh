@@ -88,8 +88,8 @@ for t in $targets; do
     mkdir -p "$work/in/$t"
     cp "$srcdir/corpus/$t"/* "$work/in/$t/" 2>/dev/null
     cp "$srcdir/fuzz/regressions/$t"/* "$work/in/$t/" 2>/dev/null
-    dict=
-    [ -f "$srcdir/fuzz/$t.dict" ] && dict="-x $srcdir/fuzz/$t.dict"
+    dict=$(sed -n '/^\[libfuzzer\]/,/^\[/ s/^dict *= *//p' "$srcdir/fuzz/$t.options" 2>/dev/null)
+    [ -n "$dict" ] && dict="-x $srcdir/fuzz/$dict"
 
     echo "fuzz-afl: $t: afl-fuzz for ${seconds}s"
     # Unattended: no UI, no CPU governor or core-pattern checks, no

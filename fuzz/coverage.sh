@@ -57,6 +57,8 @@ for t in $FUZZ_TARGETS; do
     "$CC" --coverage -o "$work/bin/replay_$t" $objs $lib_objs $LIB_LIBS || exit 1
     set -- "$srcdir/corpus/$t"
     [ -d "$srcdir/fuzz/regressions/$t" ] && set -- "$@" "$srcdir/fuzz/regressions/$t"
+    # The schema tests' hostile schemas are seeds for the compiler too.
+    [ "$t" = fuzz_schema ] && [ -d "$srcdir/corpus/schemas" ] && set -- "$@" "$srcdir/corpus/schemas"
     if ! "$work/bin/replay_$t" "$@" >"$work/replay_$t.log" 2>&1; then
         echo "coverage: replay of $t failed; see $work/replay_$t.log" >&2
         status=1

@@ -7,7 +7,8 @@
  * decoder; with it the release harness (which checks the CRC) is fuzzed
  * and every finding is a packet that a release build also accepts.
  *
- * Linked into the *_crc variants of the CRC-framed harnesses.
+ * Linked into the *_crc variants of the CRC-framed harnesses, with
+ * crc_crossover.c.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -17,9 +18,6 @@
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
-size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2,
-                                 size_t size2, uint8_t *out, size_t max_out_size,
-                                 unsigned int seed);
 
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
@@ -28,29 +26,4 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
     size = LLVMFuzzerMutate(data, size, max_size);
     fuzz_reseal(data, size, hint);
     return size;
-}
-
-/*
- * Splice: the head of one packet and the tail of the other, at a point
- * both have (the seed picks it), then resealed for the first one's
- * framing. libFuzzer's default crossover is not used once a custom
- * mutator exists, so without this the corpus would never mix.
- */
-size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2,
-                                 size_t size2, uint8_t *out, size_t max_out_size,
-                                 unsigned int seed)
-{
-    if (size1 == 0 || max_out_size == 0)
-        return 0;
-    size_t cut = seed % size1;
-    size_t tail_from = size2 ? (seed / 7u) % size2 : 0;
-    size_t tail = size2 - tail_from;
-    if (cut > max_out_size)
-        cut = max_out_size;
-    if (tail > max_out_size - cut)
-        tail = max_out_size - cut;
-    memcpy(out, data1, cut);
-    memcpy(out + cut, data2 + tail_from, tail);
-    fuzz_reseal(out, cut + tail, fuzz_reseal_hint(data1, size1));
-    return cut + tail;
 }

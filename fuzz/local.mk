@@ -11,15 +11,18 @@
 #   make fuzz-seeds   regenerates the seed corpus with the encoder
 
 # Harnesses shipped to long campaigns (OSS-Fuzz, fuzz-smoke, fuzz-afl).
-FUZZ_TARGETS = fuzz_reader fuzz_packet fuzz_schema
+FUZZ_TARGETS = fuzz_reader fuzz_packet fuzz_schema fuzz_roundtrip fuzz_capture
 # Harnesses over framed packets: they also build as <target>_crc (libFuzzer
 # custom mutator that re-seals the CRC) and <target>_seal (the harness
 # computes the CRC itself).
 FUZZ_CRC_TARGETS = fuzz_packet
+# The other builds of a target's source (BINARY:TARGET), run by fuzz-smoke.
+FUZZ_VARIANTS = fuzz_packet_crc:fuzz_packet fuzz_packet_seal:fuzz_packet \
+	fuzz_packet_nocrc:fuzz_packet fuzz_packet_schema:fuzz_packet
 # The test-only target with a bug behind the CRC gate (fuzz/planted.test).
 FUZZ_TEST_TARGETS = fuzz_planted
 
-noinst_HEADERS += fuzz/fuzz_input.h fuzz/reseal.h fuzz/packet_schemas.h
+noinst_HEADERS += fuzz/fuzz_input.h fuzz/reseal.h fuzz/packet_schemas.h fuzz/schema_mutate.h
 
 # The example schemas the packet harnesses carry (packet_schemas.h).
 FUZZ_BUNDLED_SCHEMAS = examples/shooter.bss examples/article.bss examples/scenes.bss \
@@ -32,21 +35,24 @@ CLEANFILES += fuzz/bundled_schemas.c
 FUZZ_PACKET_SOURCES = fuzz/packet_schemas.c
 
 # Dictionaries and libFuzzer/OSS-Fuzz options, one per target.
-FUZZ_DICTS = fuzz/fuzz_reader.dict
-FUZZ_OPTIONS = fuzz/fuzz_reader.options fuzz/fuzz_planted.options
+FUZZ_DICTS = fuzz/fuzz_reader.dict fuzz/fuzz_packet.dict fuzz/fuzz_schema.dict
+FUZZ_OPTIONS = fuzz/fuzz_reader.options fuzz/fuzz_packet.options fuzz/fuzz_schema.options \
+	fuzz/fuzz_roundtrip.options fuzz/fuzz_capture.options fuzz/fuzz_planted.options
 
 FUZZ_DIST_FILES = fuzz/embed-schemas.sh fuzz/targets.sh fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
 	fuzz/oss-fuzz-build.sh fuzz/afl_driver.c fuzz/afl_crc_mutator.c
 EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md $(FUZZ_DICTS) $(FUZZ_OPTIONS) \
-	corpus/fuzz_reader corpus/fuzz_planted corpus/fuzz_packet corpus/fuzz_schema \
+	corpus/fuzz_reader corpus/fuzz_planted corpus/fuzz_packet corpus/fuzz_schema corpus/fuzz_roundtrip corpus/fuzz_capture \
 	fuzz/regressions
 
 ## -- Replay: every harness with a plain main(), run by make check ---------
 
 check_PROGRAMS += fuzz/replay_fuzz_reader fuzz/replay_fuzz_planted \
-	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema
+	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema fuzz/replay_fuzz_roundtrip \
+	fuzz/replay_fuzz_capture
 TESTS += fuzz/replay_fuzz_reader fuzz/replay_fuzz_planted \
-	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema
+	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema fuzz/replay_fuzz_roundtrip \
+	fuzz/replay_fuzz_capture
 
 fuzz_replay_fuzz_reader_SOURCES = fuzz/fuzz_reader.c fuzz/replay_main.c
 fuzz_replay_fuzz_reader_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_reader"'
@@ -65,6 +71,22 @@ fuzz_replay_fuzz_schema_SOURCES = fuzz/fuzz_schema.c fuzz/replay_main.c
 fuzz_replay_fuzz_schema_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_schema"'
 fuzz_replay_fuzz_schema_LDADD = lib/libbitsift.la
 
+fuzz_replay_fuzz_roundtrip_SOURCES = fuzz/fuzz_roundtrip.c fuzz/schema_mutate.c \
+	$(FUZZ_PACKET_SOURCES) fuzz/replay_main.c
+nodist_fuzz_replay_fuzz_roundtrip_SOURCES = fuzz/bundled_schemas.c
+fuzz_replay_fuzz_roundtrip_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz \
+	-DFUZZ_TARGET_NAME='"fuzz_roundtrip"'
+fuzz_replay_fuzz_roundtrip_LDADD = lib/libbitsift.la
+
+# fuzz_capture goes through the command's capture code (libpcap).
+FUZZ_CAPTURE_SOURCES = fuzz/fuzz_capture.c $(FUZZ_PACKET_SOURCES) src/capture.c src/decap.c
+FUZZ_CAPTURE_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz -I$(srcdir)/src
+fuzz_replay_fuzz_capture_SOURCES = $(FUZZ_CAPTURE_SOURCES) fuzz/replay_main.c
+nodist_fuzz_replay_fuzz_capture_SOURCES = fuzz/bundled_schemas.c
+fuzz_replay_fuzz_capture_CPPFLAGS = $(FUZZ_CAPTURE_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_capture"'
+fuzz_replay_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+fuzz_replay_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
+
 ## -- Seed generator --------------------------------------------------------
 
 noinst_PROGRAMS += fuzz/seedgen
@@ -76,6 +98,9 @@ fuzz-seeds: fuzz/seedgen$(EXEEXT) fuzz/packetgen$(EXEEXT)
 	$(MKDIR_P) $(srcdir)/corpus/fuzz_packet
 	$(builddir)/fuzz/packetgen -o $(srcdir)/corpus/fuzz_packet \
 		$(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
+	$(MKDIR_P) $(srcdir)/corpus/fuzz_roundtrip
+	$(builddir)/fuzz/packetgen -v 2 -o $(srcdir)/corpus/fuzz_roundtrip \
+		$(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
 
 ## -- libFuzzer builds (configure --enable-fuzzing) -------------------------
 
@@ -86,6 +111,7 @@ FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install
 if ENABLE_FUZZING
 FUZZ_BINARIES = fuzz/fuzz_reader fuzz/fuzz_schema \
 	fuzz/fuzz_packet fuzz/fuzz_packet_crc fuzz/fuzz_packet_seal fuzz/fuzz_packet_nocrc \
+	fuzz/fuzz_packet_schema fuzz/fuzz_roundtrip fuzz/fuzz_capture \
 	fuzz/fuzz_planted fuzz/fuzz_planted_crc fuzz/fuzz_planted_seal
 noinst_PROGRAMS += $(FUZZ_BINARIES)
 
@@ -103,7 +129,8 @@ nodist_fuzz_fuzz_packet_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_packet_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS)
 fuzz_fuzz_packet_LDFLAGS = $(FUZZ_LINK_FLAGS)
 fuzz_fuzz_packet_LDADD = lib/libbitsift.la
-fuzz_fuzz_packet_crc_SOURCES = fuzz/fuzz_packet.c $(FUZZ_PACKET_SOURCES) fuzz/crc_mutator.c
+fuzz_fuzz_packet_crc_SOURCES = fuzz/fuzz_packet.c $(FUZZ_PACKET_SOURCES) fuzz/crc_mutator.c \
+	fuzz/crc_crossover.c
 nodist_fuzz_fuzz_packet_crc_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_packet_crc_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS)
 fuzz_fuzz_packet_crc_LDFLAGS = $(FUZZ_LINK_FLAGS)
@@ -118,11 +145,30 @@ nodist_fuzz_fuzz_packet_nocrc_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_packet_nocrc_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS) -DBITSIFT_FUZZ_NO_CRC
 fuzz_fuzz_packet_nocrc_LDFLAGS = $(FUZZ_LINK_FLAGS)
 fuzz_fuzz_packet_nocrc_LDADD = lib/libbitsift.la
+fuzz_fuzz_packet_schema_SOURCES = fuzz/fuzz_packet.c $(FUZZ_PACKET_SOURCES) \
+	fuzz/schema_mutator.c fuzz/schema_mutate.c fuzz/crc_crossover.c
+nodist_fuzz_fuzz_packet_schema_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_packet_schema_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS)
+fuzz_fuzz_packet_schema_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_packet_schema_LDADD = lib/libbitsift.la
+
+fuzz_fuzz_roundtrip_SOURCES = fuzz/fuzz_roundtrip.c fuzz/schema_mutate.c $(FUZZ_PACKET_SOURCES)
+nodist_fuzz_fuzz_roundtrip_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_roundtrip_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS)
+fuzz_fuzz_roundtrip_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_roundtrip_LDADD = lib/libbitsift.la
+
+fuzz_fuzz_capture_SOURCES = $(FUZZ_CAPTURE_SOURCES)
+nodist_fuzz_fuzz_capture_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_capture_CPPFLAGS = $(FUZZ_CAPTURE_CPPFLAGS)
+fuzz_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+fuzz_fuzz_capture_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
 
 fuzz_fuzz_planted_SOURCES = fuzz/fuzz_planted.c
 fuzz_fuzz_planted_LDFLAGS = $(FUZZ_LINK_FLAGS)
 fuzz_fuzz_planted_LDADD = lib/libbitsift.la
-fuzz_fuzz_planted_crc_SOURCES = fuzz/fuzz_planted.c fuzz/crc_mutator.c
+fuzz_fuzz_planted_crc_SOURCES = fuzz/fuzz_planted.c fuzz/crc_mutator.c fuzz/crc_crossover.c
 fuzz_fuzz_planted_crc_LDFLAGS = $(FUZZ_LINK_FLAGS)
 fuzz_fuzz_planted_crc_LDADD = lib/libbitsift.la
 fuzz_fuzz_planted_seal_SOURCES = fuzz/fuzz_planted.c
@@ -134,7 +180,7 @@ fuzz: $(FUZZ_BINARIES) fuzz/reseal$(EXEEXT)
 
 # Environment of the scripts that run the fuzzers.
 FUZZ_RUN_ENV = srcdir='$(srcdir)' builddir='$(builddir)' \
-	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_CRC_TARGETS='$(FUZZ_CRC_TARGETS)'
+	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_VARIANTS='$(FUZZ_VARIANTS)'
 
 fuzz-smoke: fuzz
 	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/smoke.sh
@@ -185,3 +231,11 @@ fuzz_test_afl_crc_mutator_LDADD = lib/libbitsift.la
 noinst_PROGRAMS += fuzz/packetgen
 fuzz_packetgen_SOURCES = fuzz/packetgen.c
 fuzz_packetgen_LDADD = lib/libbitsift.la
+
+## -- For fuzz/oss-fuzz-build.sh ---------------------------------------------
+
+fuzz-print-build:
+	@echo "LIB_SOURCES='$(lib_libbitsift_la_SOURCES)'"
+	@echo "FUZZ_TARGETS='$(FUZZ_TARGETS)'"
+	@echo "FUZZ_VARIANTS='$(FUZZ_VARIANTS)'"
+.PHONY: fuzz-print-build

@@ -9,12 +9,12 @@
 # extra (read-only) corpus directories: libFuzzer only ever writes into
 # the first directory, so nothing lands in corpus/.
 #
-# Environment: srcdir, builddir, FUZZ_TARGETS, FUZZ_CRC_TARGETS (set by
+# Environment: srcdir, builddir, FUZZ_TARGETS, FUZZ_VARIANTS (set by
 # fuzz/local.mk); FUZZ_SMOKE_RUNS (default 30000), FUZZ_SMOKE_SEED
 # (default 1).
 set -u
 
-: "${srcdir:=.}" "${builddir:=.}" "${FUZZ_TARGETS:=}" "${FUZZ_CRC_TARGETS:=}"
+: "${srcdir:=.}" "${builddir:=.}" "${FUZZ_TARGETS:=}" "${FUZZ_VARIANTS:=}"
 runs=${FUZZ_SMOKE_RUNS:-30000}
 seed=${FUZZ_SMOKE_SEED:-1}
 work=$builddir/fuzz/smoke-work
@@ -36,9 +36,11 @@ smoke() {
         -print_final_stats=1 -artifact_prefix="$dir/artifacts/"
     max_len=$(option "$srcdir/fuzz/$target.options" max_len)
     [ -n "$max_len" ] && set -- "$@" -max_len="$max_len"
-    [ -f "$srcdir/fuzz/$target.dict" ] && set -- "$@" -dict="$srcdir/fuzz/$target.dict"
+    dict=$(option "$srcdir/fuzz/$target.options" dict)
+    [ -n "$dict" ] && set -- "$@" -dict="$srcdir/fuzz/$dict"
     set -- "$@" "$dir/corpus" "$srcdir/corpus/$target"
     [ -d "$srcdir/fuzz/regressions/$target" ] && set -- "$@" "$srcdir/fuzz/regressions/$target"
+    [ "$target" = fuzz_schema ] && [ -d "$srcdir/corpus/schemas" ] && set -- "$@" "$srcdir/corpus/schemas"
     "$binary" "$@" >"$dir/log" 2>&1
     rc=$?
     findings=$(ls "$dir/artifacts")
@@ -55,8 +57,9 @@ smoke() {
 for t in $FUZZ_TARGETS; do
     smoke "$t" "$builddir/fuzz/$t" "$t"
 done
-for t in $FUZZ_CRC_TARGETS; do
-    smoke "${t}_crc" "$builddir/fuzz/${t}_crc" "$t"
-    smoke "${t}_seal" "$builddir/fuzz/${t}_seal" "$t"
+# Variants built from a target's source (BINARY:TARGET): they share its
+# seeds, dictionary and options.
+for v in $FUZZ_VARIANTS; do
+    smoke "${v%%:*}" "$builddir/fuzz/${v%%:*}" "${v#*:}"
 done
 exit $status
