@@ -38,7 +38,7 @@ struct decoder {
     size_t path_len;
     struct frame frames[BITSIFT_SCHEMA_MAX_DEPTH + 2];
     unsigned nframes;
-    int64_t slots[SCHEMA_MAX_SLOTS];
+    int64_t slots[SCHEMA_MAX_SLOTS + 1]; /* + the scratch slot of leaf runs */
 };
 
 void schema_result_init(bitsift_result *res)
@@ -363,6 +363,32 @@ static bool read_leaf(struct decoder *d, const struct schema_op *op)
     return false;
 }
 
+/* A leaf run (see struct schema_leaf), only when nobody watches: one
+ * bounds test, then a load, a shift, a mask and a compare per read. It
+ * commits only when every read passes; otherwise the caller reads the
+ * same ops one by one, which finds and reports the failure exactly (the
+ * slots written here are written again with the same values). The test
+ * is `<` rather than `<=` so that a 0-bit read at the run's end still
+ * loads inside the buffer. */
+static bool read_leaf_run(struct decoder *d, const struct schema_op *op)
+{
+    bitsift_reader *r = &d->r;
+    uint64_t pos = r->bit_pos;
+    if (BITSIFT_UNLIKELY(pos + op->run_bits >= r->fast_limit))
+        return false;
+    const struct schema_leaf *l = d->s->leaves + op->run_first, *end = l + op->run_reads;
+    for (; l < end; l++) {
+        uint64_t raw = (bitsift__load_le64(r->data + (pos >> 3)) >> (pos & 7)) & l->mask;
+        pos += l->width;
+        if (BITSIFT_UNLIKELY(raw - l->lo > l->span))
+            return false;
+        d->slots[l->slot] = (int64_t)((uint64_t)l->base + raw);
+    }
+    r->bit_pos = pos;
+    d->fields += op->run_ops;
+    return true;
+}
+
 /* ---- containers -------------------------------------------------------------- */
 
 static bool run(struct decoder *d, uint32_t first, uint32_t end);
@@ -616,6 +642,10 @@ static bool run(struct decoder *d, uint32_t first, uint32_t end)
             break;
         }
         default:
+            if (op->run_ops && !d->v && read_leaf_run(d, op)) {
+                i += op->run_ops;
+                break;
+            }
             if (!read_leaf(d, op))
                 return false;
             i++;

@@ -123,6 +123,35 @@ struct schema_op {
     uint32_t expr_first, expr_count;       /* IF */
     bitsift_value def;                     /* default when absent */
     const char *name;
+    /* A run of fixed-width leaves starting here (see struct schema_leaf):
+     * run_ops ops, read as leaves[run_first, run_first + run_reads),
+     * run_bits bits in all. run_ops is 0 when this op starts none. */
+    uint32_t run_ops, run_first, run_reads;
+    uint64_t run_bits;
+};
+
+/*
+ * Leaf runs: a validating decode (no visitor) reads consecutive leaves
+ * whose checks are all "a raw value of `width` bits lies in a range"
+ * (bits, bool, int, dense enums, compressed floats, floats, smallest
+ * three) as one run: one bounds test for the whole run, then per read a
+ * load, a shift, a mask and one unsigned compare, with no dispatch per
+ * field. A run stops at the end of the body it starts in, so that run()
+ * over any body can use it.
+ *
+ *   ops:    INT a   ENUM b   CFLOAT c   ARRAY ...      run at "a": 3 ops
+ *   leaves: [a]     [b]      [c]                       run_reads = 3
+ *
+ * A read passes when raw - lo <= span (unsigned); the value kept for
+ * later fields is base + raw, stored in `slot` (SCHEMA_MAX_SLOTS, a
+ * scratch slot, when nothing refers to it).
+ */
+struct schema_leaf {
+    uint64_t mask; /* the low `width` bits */
+    uint64_t lo, span;
+    int64_t base;
+    uint32_t slot;
+    uint32_t width; /* 0..57 */
 };
 
 struct string_block {
@@ -174,9 +203,15 @@ struct bitsift_schema {
     struct expr_item *expr;
     uint32_t expr_count;
     uint32_t slot_count;
+    struct schema_leaf *leaves; /* reads of the leaf runs, NULL when none */
+    uint32_t leaf_count;
     /* Every string above (names, paths) lives in these blocks. */
     struct string_block *blocks;
 };
+
+/* Find the leaf runs (after compile_finish). Without memory the schema
+ * simply has none: they only make decoding faster. */
+void schema_fuse_leaf_runs(bitsift_schema *s);
 
 /* Name of an enum value, NULL when it has none. */
 const char *schema_enum_lookup(const bitsift_schema *s, int32_t enum_id, int64_t value);
