@@ -429,14 +429,16 @@ static uint32_t leaf_reads(const bitsift_schema *s, const struct schema_op *op,
 void schema_fuse_leaf_runs(bitsift_schema *s)
 {
     uint32_t n = s->op_count;
-    /* limit[i]: the end of the innermost body holding op i (an if's
-     * branches are bodies of their own); reads[i]: op i's reads. */
+    /* limit[i]: the end of the innermost packet, array or if branch
+     * holding op i; reads[i]: op i's reads. Nested structs set no limit:
+     * validation reads through them. */
     uint32_t *limit = malloc(((size_t)n + 1) * sizeof *limit);
     uint32_t *reads = malloc(((size_t)n + 1) * sizeof *reads);
+    bool *nested = malloc(((size_t)n + 1) * sizeof *nested); /* a struct inside a packet */
     struct schema_leaf *leaves = malloc(((size_t)n * 4 + 1) * sizeof *leaves);
     uint32_t stack[2 * BITSIFT_SCHEMA_MAX_DEPTH + 8];
     unsigned sp = 0;
-    bool ok = limit && reads && leaves;
+    bool ok = limit && reads && nested && leaves;
     uint32_t count = 0;
     for (uint32_t i = 0; ok && i < n; i++) {
         const struct schema_op *op = &s->ops[i];
@@ -444,6 +446,7 @@ void schema_fuse_leaf_runs(bitsift_schema *s)
             sp--;
         limit[i] = sp ? stack[sp - 1] : n;
         reads[i] = leaf_reads(s, op, leaves + count);
+        nested[i] = op->code == OP_STRUCT && sp > 0;
         count += reads[i];
         if (op->code == OP_STRUCT || op->code == OP_ARRAY || op->code == OP_IF) {
             if (sp + 2 > sizeof stack / sizeof stack[0] || op->end > limit[i] ||
@@ -451,7 +454,8 @@ void schema_fuse_leaf_runs(bitsift_schema *s)
                 ok = false; /* not a shape the decoder runs: no runs at all */
                 break;
             }
-            stack[sp++] = op->end;
+            if (op->code != OP_STRUCT || sp == 0)
+                stack[sp++] = op->end;
             if (op->code == OP_IF)
                 stack[sp++] = op->else_start > i ? op->else_start : op->end;
         }
@@ -462,20 +466,22 @@ void schema_fuse_leaf_runs(bitsift_schema *s)
         for (uint32_t i = n; i-- > 0;) {
             struct schema_op *op = &s->ops[i];
             first -= reads[i];
-            op->run_ops = op->run_reads = 0;
+            op->run_ops = op->run_fields = op->run_reads = 0;
             op->run_bits = 0;
             op->run_first = first;
-            if (!reads[i])
+            if (!reads[i] && !nested[i])
                 continue;
             uint64_t bits = 0;
             for (uint32_t k = 0; k < reads[i]; k++)
                 bits += leaves[first + k].width;
             op->run_ops = 1;
+            op->run_fields = reads[i] ? 1 : 0;
             op->run_reads = reads[i];
             op->run_bits = bits;
-            if (i + 1 < limit[i] && reads[i + 1]) {
+            if (i + 1 < limit[i]) {
                 const struct schema_op *next = op + 1;
                 op->run_ops += next->run_ops;
+                op->run_fields += next->run_fields;
                 op->run_reads += next->run_reads;
                 op->run_bits += next->run_bits;
             }
@@ -486,6 +492,7 @@ void schema_fuse_leaf_runs(bitsift_schema *s)
     }
     free(limit);
     free(reads);
+    free(nested);
     free(leaves);
 }
 

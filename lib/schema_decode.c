@@ -30,6 +30,7 @@ struct decoder {
     bitsift_reader r;
     const bitsift_visitor *v;
     bool paths;
+    bool fast; /* no visitor, no paths: leaf runs, structs read through */
     bool stopped;
     uint64_t fields;
     unsigned depth; /* 0 for the packet root */
@@ -385,7 +386,7 @@ static bool read_leaf_run(struct decoder *d, const struct schema_op *op)
         d->slots[l->slot] = (int64_t)((uint64_t)l->base + raw);
     }
     r->bit_pos = pos;
-    d->fields += op->run_ops;
+    d->fields += op->run_fields;
     return true;
 }
 
@@ -454,6 +455,11 @@ static bool emit_meta(struct decoder *d, const struct schema_op *arr, uint64_t a
 static bool read_element(struct decoder *d, const struct schema_op *arr, int64_t index)
 {
     const struct schema_op *elem = arr + 1;
+    if (d->fast) {
+        if (elem->code == OP_STRUCT)
+            return run(d, (uint32_t)(elem - d->s->ops) + 1, elem->end);
+        return (elem->run_ops && read_leaf_run(d, elem)) || read_leaf(d, elem);
+    }
     if (d->paths) {
         path_truncate(d, d->frames[d->nframes - 1].name_len);
         path_index(d, index);
@@ -621,8 +627,16 @@ static bool run(struct decoder *d, uint32_t first, uint32_t end)
     const struct schema_op *ops = d->s->ops;
     for (uint32_t i = first; i < end;) {
         const struct schema_op *op = &ops[i];
+        if (d->fast && op->run_ops && read_leaf_run(d, op)) {
+            i += op->run_ops;
+            continue;
+        }
         switch ((enum op_code)op->code) {
         case OP_STRUCT:
+            if (d->fast) {
+                i++; /* into the body: a struct adds nothing to check */
+                break;
+            }
             if (!read_struct(d, op))
                 return false;
             i = op->end;
@@ -642,10 +656,6 @@ static bool run(struct decoder *d, uint32_t first, uint32_t end)
             break;
         }
         default:
-            if (op->run_ops && !d->v && read_leaf_run(d, op)) {
-                i += op->run_ops;
-                break;
-            }
             if (!read_leaf(d, op))
                 return false;
             i++;
@@ -788,6 +798,7 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
     d.s = s;
     d.v = v;
     d.paths = v && !(flags & SCHEMA_DECODE_NO_PATHS);
+    d.fast = !v;
     d.stopped = false;
     d.fields = 0;
     d.depth = 0;
@@ -807,6 +818,7 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
         struct decoder *p = &d;
         p->v = NULL;
         p->paths = true;
+        p->fast = false;
         p->stopped = false;
         p->fields = 0;
         p->depth = 0;

@@ -124,9 +124,10 @@ struct schema_op {
     bitsift_value def;                     /* default when absent */
     const char *name;
     /* A run of fixed-width leaves starting here (see struct schema_leaf):
-     * run_ops ops, read as leaves[run_first, run_first + run_reads),
-     * run_bits bits in all. run_ops is 0 when this op starts none. */
-    uint32_t run_ops, run_first, run_reads;
+     * run_ops ops (structs included), run_fields of them leaves, read as
+     * leaves[run_first, run_first + run_reads), run_bits bits in all.
+     * run_ops is 0 when this op starts none. */
+    uint32_t run_ops, run_fields, run_first, run_reads;
     uint64_t run_bits;
 };
 
@@ -136,11 +137,14 @@ struct schema_op {
  * (bits, bool, int, dense enums, compressed floats, floats, smallest
  * three) as one run: one bounds test for the whole run, then per read a
  * load, a shift, a mask and one unsigned compare, with no dispatch per
- * field. A run stops at the end of the body it starts in, so that run()
- * over any body can use it.
+ * field. A validating decode steps into a struct's body as if the struct
+ * were not there (a struct adds no bits and no check), so a run goes on
+ * through struct boundaries; it stops at the end of a packet, an array
+ * or an if branch, so that a run() over any of these bodies can use it.
  *
- *   ops:    INT a   ENUM b   CFLOAT c   ARRAY ...      run at "a": 3 ops
- *   leaves: [a]     [b]      [c]                       run_reads = 3
+ *   ops:    INT a   STRUCT p   CFLOAT x   CFLOAT y   BOOL b   ARRAY ...
+ *   leaves: [a]                [x]        [y]        [b]
+ *           run at "a": 5 ops, 4 fields, 4 reads
  *
  * A read passes when raw - lo <= span (unsigned); the value kept for
  * later fields is base + raw, stored in `slot` (SCHEMA_MAX_SLOTS, a
