@@ -346,6 +346,44 @@ void compile_finish(struct compiler *c)
     }
 }
 
+/* ---- precomputed decoding aids ------------------------------------------- */
+
+/* Whether skipping ops [first, end) must set slots to their defaults. */
+static bool range_sets_slots(const bitsift_schema *s, uint32_t first, uint32_t end)
+{
+    for (uint32_t i = first; i < end && i < s->op_count; i++)
+        if (s->ops[i].slot >= 0 && s->ops[i].base_kind != BASE_PREVIOUS)
+            return true;
+    return false;
+}
+
+void schema_prepare_ops(bitsift_schema *s)
+{
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        struct schema_op *op = &s->ops[i];
+        op->absent = schema_default(op);
+        op->absent_int = schema_value_int(&op->absent);
+        op->name_len = op->name ? (uint32_t)strlen(op->name) : 0;
+        op->cond_shape = COND_EXPR;
+        if (op->code != OP_IF)
+            continue;
+        op->branch_slots = (uint8_t)((range_sets_slots(s, i + 1, op->else_start) ? 1 : 0) |
+                                     (range_sets_slots(s, op->else_start, op->end) ? 2 : 0));
+        const struct expr_item *x = &s->expr[op->expr_first];
+        if (op->expr_count == 1 && x[0].code == EXPR_SLOT) {
+            op->cond_shape = COND_NONZERO;
+        } else if (op->expr_count == 2 && x[0].code == EXPR_SLOT && x[1].code == EXPR_NOT) {
+            op->cond_shape = COND_ZERO;
+        } else if (op->expr_count == 3 && x[0].code == EXPR_SLOT && x[1].code == EXPR_CONST &&
+                   (x[2].code == EXPR_EQ || x[2].code == EXPR_NE)) {
+            op->cond_shape = x[2].code == EXPR_EQ ? COND_EQ : COND_NE;
+            op->cond_value = x[1].value;
+        }
+        if (op->cond_shape != COND_EXPR)
+            op->cond_slot = (int32_t)x[0].value;
+    }
+}
+
 /* ---- leaf runs ------------------------------------------------------------ */
 
 /* One read of a leaf run: accepted raw values lo .. lo + span. */
@@ -570,8 +608,10 @@ bitsift_schema *bitsift_schema_compile(const char *text, size_t size, const char
         set_plain_error(err, BITSIFT_E_NOMEM, file, "out of memory");
     if (ok) {
         compile_finish(&c);
-        if (!c.failed)
+        if (!c.failed) {
+            schema_prepare_ops(s);
             schema_fuse_leaf_runs(s);
+        }
     }
     free(c.decls);
     free(c.decl_table);
@@ -756,6 +796,18 @@ bool schema_enum_value(const bitsift_schema *s, int32_t enum_id, const char *nam
 
 bool schema_eval(const bitsift_schema *s, const struct schema_op *op, const int64_t *slots)
 {
+    switch ((enum cond_shape)op->cond_shape) {
+    case COND_NONZERO:
+        return slots[op->cond_slot] != 0;
+    case COND_ZERO:
+        return slots[op->cond_slot] == 0;
+    case COND_EQ:
+        return slots[op->cond_slot] == op->cond_value;
+    case COND_NE:
+        return slots[op->cond_slot] != op->cond_value;
+    case COND_EXPR:
+        break;
+    }
     const struct expr_item *x = &s->expr[op->expr_first];
     /* The common shapes first: "field", "!field", "field OP constant". */
     if (op->expr_count == 1 && x[0].code == EXPR_SLOT)

@@ -593,15 +593,13 @@ static bool read_array(struct decoder *d, const struct schema_op *op)
 
 /* The branch not taken: its fields take their defaults (so that later
  * conditions and counts see them) and are reported as absent. */
-static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end)
+static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end, bool sets_slots)
 {
     const bitsift_schema *s = d->s;
-    for (uint32_t i = first; i < end; i++) {
+    for (uint32_t i = first; sets_slots && i < end; i++) {
         const struct schema_op *op = &s->ops[i];
-        if (op->slot >= 0 && op->base_kind != BASE_PREVIOUS) {
-            bitsift_value v = schema_default(op);
-            d->slots[op->slot] = schema_value_int(&v);
-        }
+        if (op->slot >= 0 && op->base_kind != BASE_PREVIOUS)
+            d->slots[op->slot] = op->absent_int;
     }
     if (!WANT_FIELDS(d))
         return true;
@@ -612,9 +610,8 @@ static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end)
             continue;
         }
         if (op->code != OP_ALIGN && op->code != OP_CHECK && op->code != OP_SMALLEST3) {
-            bitsift_value v = schema_default(op);
             if (!emit_leaf(d, op, op->field, op->name, (bitsift_field_type)op->type,
-                           d->r.bit_pos, 0, BITSIFT_EVENT_ABSENT, &v))
+                           d->r.bit_pos, 0, BITSIFT_EVENT_ABSENT, &op->absent))
                 return false;
         }
         i++;
@@ -650,7 +647,8 @@ static bool run(struct decoder *d, uint32_t first, uint32_t end)
             bool taken = schema_eval(d->s, op, d->slots);
             uint32_t a = taken ? i + 1 : op->else_start, b = taken ? op->else_start : op->end;
             uint32_t sa = taken ? op->else_start : i + 1, sb = taken ? op->end : op->else_start;
-            if (!skip_branch(d, sa, sb) || !run(d, a, b))
+            bool sets_slots = op->branch_slots & (taken ? 2 : 1);
+            if (!skip_branch(d, sa, sb, sets_slots) || !run(d, a, b))
                 return false;
             i = op->end;
             break;

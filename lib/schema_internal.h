@@ -129,6 +129,27 @@ struct schema_op {
      * run_ops is 0 when this op starts none. */
     uint32_t run_ops, run_fields, run_first, run_reads;
     uint64_t run_bits;
+    /* Filled by schema_prepare_ops so that decoding computes none of it:
+     * the value when absent (schema_default) and as a slot integer, the
+     * name's length, for an IF whether a branch holds fields with slots
+     * (bit 0 the then branch, bit 1 the else branch), and the condition
+     * when it has one of the common shapes. */
+    bitsift_value absent;
+    int64_t absent_int;
+    uint32_t name_len;
+    uint8_t branch_slots;
+    uint8_t cond_shape; /* enum cond_shape */
+    int32_t cond_slot;
+    int64_t cond_value;
+};
+
+/* Conditions that schema_eval answers without the expression stack. */
+enum cond_shape {
+    COND_EXPR,    /* anything else: evaluate the expression */
+    COND_NONZERO, /* slot */
+    COND_ZERO,    /* !slot */
+    COND_EQ,      /* slot == value */
+    COND_NE       /* slot != value */
 };
 
 /*
@@ -213,6 +234,8 @@ struct bitsift_schema {
     struct string_block *blocks;
 };
 
+/* Fill the per-op fields that make decoding cheaper (no allocation). */
+void schema_prepare_ops(bitsift_schema *s);
 /* Find the leaf runs (after compile_finish). Without memory the schema
  * simply has none: they only make decoding faster. */
 void schema_fuse_leaf_runs(bitsift_schema *s);
