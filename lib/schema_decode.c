@@ -30,6 +30,7 @@ struct decoder {
     bitsift_reader r;
     const bitsift_visitor *v;
     bool paths;
+    bool fast; /* no visitor, no paths: leaf runs, structs read through */
     bool stopped;
     uint64_t fields;
     unsigned depth; /* 0 for the packet root */
@@ -38,7 +39,7 @@ struct decoder {
     size_t path_len;
     struct frame frames[BITSIFT_SCHEMA_MAX_DEPTH + 2];
     unsigned nframes;
-    int64_t slots[SCHEMA_MAX_SLOTS];
+    int64_t slots[SCHEMA_MAX_SLOTS + 1]; /* + the scratch slot of leaf runs */
 };
 
 void schema_result_init(bitsift_result *res)
@@ -363,6 +364,32 @@ static bool read_leaf(struct decoder *d, const struct schema_op *op)
     return false;
 }
 
+/* A leaf run (see struct schema_leaf), only when nobody watches: one
+ * bounds test, then a load, a shift, a mask and a compare per read. It
+ * commits only when every read passes; otherwise the caller reads the
+ * same ops one by one, which finds and reports the failure exactly (the
+ * slots written here are written again with the same values). The test
+ * is `<` rather than `<=` so that a 0-bit read at the run's end still
+ * loads inside the buffer. */
+static bool read_leaf_run(struct decoder *d, const struct schema_op *op)
+{
+    bitsift_reader *r = &d->r;
+    uint64_t pos = r->bit_pos;
+    if (BITSIFT_UNLIKELY(pos + op->run_bits >= r->fast_limit))
+        return false;
+    const struct schema_leaf *l = d->s->leaves + op->run_first, *end = l + op->run_reads;
+    for (; l < end; l++) {
+        uint64_t raw = (bitsift__load_le64(r->data + (pos >> 3)) >> (pos & 7)) & l->mask;
+        pos += l->width;
+        if (BITSIFT_UNLIKELY(raw - l->lo > l->span))
+            return false;
+        d->slots[l->slot] = (int64_t)((uint64_t)l->base + raw);
+    }
+    r->bit_pos = pos;
+    d->fields += op->run_fields;
+    return true;
+}
+
 /* ---- containers -------------------------------------------------------------- */
 
 static bool run(struct decoder *d, uint32_t first, uint32_t end);
@@ -428,6 +455,11 @@ static bool emit_meta(struct decoder *d, const struct schema_op *arr, uint64_t a
 static bool read_element(struct decoder *d, const struct schema_op *arr, int64_t index)
 {
     const struct schema_op *elem = arr + 1;
+    if (d->fast) {
+        if (elem->code == OP_STRUCT)
+            return run(d, (uint32_t)(elem - d->s->ops) + 1, elem->end);
+        return (elem->run_ops && read_leaf_run(d, elem)) || read_leaf(d, elem);
+    }
     if (d->paths) {
         path_truncate(d, d->frames[d->nframes - 1].name_len);
         path_index(d, index);
@@ -561,15 +593,13 @@ static bool read_array(struct decoder *d, const struct schema_op *op)
 
 /* The branch not taken: its fields take their defaults (so that later
  * conditions and counts see them) and are reported as absent. */
-static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end)
+static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end, bool sets_slots)
 {
     const bitsift_schema *s = d->s;
-    for (uint32_t i = first; i < end; i++) {
+    for (uint32_t i = first; sets_slots && i < end; i++) {
         const struct schema_op *op = &s->ops[i];
-        if (op->slot >= 0 && op->base_kind != BASE_PREVIOUS) {
-            bitsift_value v = schema_default(op);
-            d->slots[op->slot] = schema_value_int(&v);
-        }
+        if (op->slot >= 0 && op->base_kind != BASE_PREVIOUS)
+            d->slots[op->slot] = op->absent_int;
     }
     if (!WANT_FIELDS(d))
         return true;
@@ -580,9 +610,8 @@ static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end)
             continue;
         }
         if (op->code != OP_ALIGN && op->code != OP_CHECK && op->code != OP_SMALLEST3) {
-            bitsift_value v = schema_default(op);
             if (!emit_leaf(d, op, op->field, op->name, (bitsift_field_type)op->type,
-                           d->r.bit_pos, 0, BITSIFT_EVENT_ABSENT, &v))
+                           d->r.bit_pos, 0, BITSIFT_EVENT_ABSENT, &op->absent))
                 return false;
         }
         i++;
@@ -595,8 +624,16 @@ static bool run(struct decoder *d, uint32_t first, uint32_t end)
     const struct schema_op *ops = d->s->ops;
     for (uint32_t i = first; i < end;) {
         const struct schema_op *op = &ops[i];
+        if (d->fast && op->run_ops && read_leaf_run(d, op)) {
+            i += op->run_ops;
+            continue;
+        }
         switch ((enum op_code)op->code) {
         case OP_STRUCT:
+            if (d->fast) {
+                i++; /* into the body: a struct adds nothing to check */
+                break;
+            }
             if (!read_struct(d, op))
                 return false;
             i = op->end;
@@ -610,7 +647,8 @@ static bool run(struct decoder *d, uint32_t first, uint32_t end)
             bool taken = schema_eval(d->s, op, d->slots);
             uint32_t a = taken ? i + 1 : op->else_start, b = taken ? op->else_start : op->end;
             uint32_t sa = taken ? op->else_start : i + 1, sb = taken ? op->end : op->else_start;
-            if (!skip_branch(d, sa, sb) || !run(d, a, b))
+            bool sets_slots = op->branch_slots & (taken ? 2 : 1);
+            if (!skip_branch(d, sa, sb, sets_slots) || !run(d, a, b))
                 return false;
             i = op->end;
             break;
@@ -758,6 +796,7 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
     d.s = s;
     d.v = v;
     d.paths = v && !(flags & SCHEMA_DECODE_NO_PATHS);
+    d.fast = !v;
     d.stopped = false;
     d.fields = 0;
     d.depth = 0;
@@ -777,6 +816,7 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
         struct decoder *p = &d;
         p->v = NULL;
         p->paths = true;
+        p->fast = false;
         p->stopped = false;
         p->fields = 0;
         p->depth = 0;

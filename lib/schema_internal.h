@@ -123,6 +123,60 @@ struct schema_op {
     uint32_t expr_first, expr_count;       /* IF */
     bitsift_value def;                     /* default when absent */
     const char *name;
+    /* A run of fixed-width leaves starting here (see struct schema_leaf):
+     * run_ops ops (structs included), run_fields of them leaves, read as
+     * leaves[run_first, run_first + run_reads), run_bits bits in all.
+     * run_ops is 0 when this op starts none. */
+    uint32_t run_ops, run_fields, run_first, run_reads;
+    uint64_t run_bits;
+    /* Filled by schema_prepare_ops so that decoding computes none of it:
+     * the value when absent (schema_default) and as a slot integer, the
+     * name's length, for an IF whether a branch holds fields with slots
+     * (bit 0 the then branch, bit 1 the else branch), and the condition
+     * when it has one of the common shapes. */
+    bitsift_value absent;
+    int64_t absent_int;
+    uint32_t name_len;
+    uint8_t branch_slots;
+    uint8_t cond_shape; /* enum cond_shape */
+    int32_t cond_slot;
+    int64_t cond_value;
+};
+
+/* Conditions that schema_eval answers without the expression stack. */
+enum cond_shape {
+    COND_EXPR,    /* anything else: evaluate the expression */
+    COND_NONZERO, /* slot */
+    COND_ZERO,    /* !slot */
+    COND_EQ,      /* slot == value */
+    COND_NE       /* slot != value */
+};
+
+/*
+ * Leaf runs: a validating decode (no visitor) reads consecutive leaves
+ * whose checks are all "a raw value of `width` bits lies in a range"
+ * (bits, bool, int, dense enums, compressed floats, floats, smallest
+ * three) as one run: one bounds test for the whole run, then per read a
+ * load, a shift, a mask and one unsigned compare, with no dispatch per
+ * field. A validating decode steps into a struct's body as if the struct
+ * were not there (a struct adds no bits and no check), so a run goes on
+ * through struct boundaries; it stops at the end of a packet, an array
+ * or an if branch, so that a run() over any of these bodies can use it.
+ *
+ *   ops:    INT a   STRUCT p   CFLOAT x   CFLOAT y   BOOL b   ARRAY ...
+ *   leaves: [a]                [x]        [y]        [b]
+ *           run at "a": 5 ops, 4 fields, 4 reads
+ *
+ * A read passes when raw - lo <= span (unsigned); the value kept for
+ * later fields is base + raw, stored in `slot` (SCHEMA_MAX_SLOTS, a
+ * scratch slot, when nothing refers to it).
+ */
+struct schema_leaf {
+    uint64_t mask; /* the low `width` bits */
+    uint64_t lo, span;
+    int64_t base;
+    uint32_t slot;
+    uint32_t width; /* 0..57 */
 };
 
 struct string_block {
@@ -174,9 +228,17 @@ struct bitsift_schema {
     struct expr_item *expr;
     uint32_t expr_count;
     uint32_t slot_count;
+    struct schema_leaf *leaves; /* reads of the leaf runs, NULL when none */
+    uint32_t leaf_count;
     /* Every string above (names, paths) lives in these blocks. */
     struct string_block *blocks;
 };
+
+/* Fill the per-op fields that make decoding cheaper (no allocation). */
+void schema_prepare_ops(bitsift_schema *s);
+/* Find the leaf runs (after compile_finish). Without memory the schema
+ * simply has none: they only make decoding faster. */
+void schema_fuse_leaf_runs(bitsift_schema *s);
 
 /* Name of an enum value, NULL when it has none. */
 const char *schema_enum_lookup(const bitsift_schema *s, int32_t enum_id, int64_t value);
