@@ -1,3 +1,4 @@
 # man/local.mk -- manual pages, shipped prebuilt.
 dist_man_MANS += man/libbitsift.3
+dist_man_MANS += man/bitsift.1
 dist_man_MANS += man/bitsift-schema.5

@@ -1,0 +1,84 @@
+/*
+ * capture.h -- read pcap and pcapng captures through libpcap, as a stream.
+ *
+ * The only interface to libpcap in the tree (capture.c is the only file that
+ * includes <pcap.h>). The format is recognised by libpcap from the file's
+ * contents, never from its name. Frames are handed out one at a time from
+ * libpcap's buffer, so memory stays bounded whatever the capture's size.
+ *
+ * capture_open_memory() reads a capture held in memory (fmemopen, no
+ * temporary file): the fuzz harness feeds capture bytes through it and
+ * capture_for_each_udp() exactly as the command does.
+ */
+#ifndef BITSIFT_CAPTURE_H
+#define BITSIFT_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "decap.h"
+
+#define CAPTURE_ERROR_SIZE 512
+
+typedef struct capture capture;
+
+/* One frame as libpcap returned it; `data` is valid until the next call. */
+struct capture_frame {
+    const uint8_t *data;
+    uint32_t caplen;  /* bytes captured */
+    uint32_t wirelen; /* bytes on the wire */
+    int64_t sec;      /* timestamp, seconds since the epoch (UTC) */
+    uint32_t nsec;    /* and nanoseconds */
+};
+
+enum capture_open_result {
+    CAPTURE_OPENED = 0,
+    CAPTURE_NOT_A_CAPTURE, /* libpcap knows no format with this magic */
+    CAPTURE_FAILED         /* a capture, but a broken or unsupported one */
+};
+
+/* Open a capture on an open stream. On success the capture owns `fp`
+ * (capture_close closes it); on failure the caller still does, and on
+ * CAPTURE_NOT_A_CAPTURE libpcap has read only the 4-byte magic number.
+ * `error` gets a message on failure. */
+enum capture_open_result capture_open_stream(FILE *fp, capture **out,
+                                             char error[CAPTURE_ERROR_SIZE]);
+
+/* Open a capture held in memory (`data` must outlive the capture). */
+enum capture_open_result capture_open_memory(const void *data, size_t size, capture **out,
+                                             char error[CAPTURE_ERROR_SIZE]);
+
+/* Compile a BPF filter (tcpdump syntax) for this capture's link type and
+ * apply it to every later frame. Returns 0, or -1 with a message. */
+int capture_set_filter(capture *c, const char *expression, char error[CAPTURE_ERROR_SIZE]);
+
+/* The next frame: 1 and *frame filled, 0 at the end of the capture, -1 on
+ * a damaged capture (message in error; the capture cannot go on). */
+int capture_next(capture *c, struct capture_frame *frame, char error[CAPTURE_ERROR_SIZE]);
+
+/* The link type as a LINKTYPE_ value (enum decap_link when supported), and
+ * its libpcap name ("EN10MB", "LINUX_SLL2", ...). */
+int capture_link_type(const capture *c);
+const char *capture_link_name(const capture *c);
+
+/* Closes the capture and its stream. NULL is fine. */
+void capture_close(capture *c);
+
+/* For the fuzz harness and tests: every frame of a capture in memory
+ * through the decapsulation, calling `udp` for each UDP payload with its
+ * 1-based frame number. Returns the number of frames read, or -1 when the
+ * bytes are not a readable capture. */
+typedef void (*capture_udp_fn)(void *ctx, uint64_t frame_number, const struct decap_result *udp);
+long capture_for_each_udp(const void *data, size_t size, capture_udp_fn udp, void *ctx);
+
+/* Write a classic pcap of Ethernet frames with microsecond timestamps
+ * ("-" is standard output). */
+typedef struct capture_writer capture_writer;
+capture_writer *capture_writer_open(const char *path, char error[CAPTURE_ERROR_SIZE]);
+int capture_writer_write(capture_writer *w, int64_t sec, uint32_t nsec, const uint8_t *frame,
+                         size_t size);
+/* Flush and close; -1 when a write failed. NULL is fine. */
+int capture_writer_close(capture_writer *w);
+
+#endif /* BITSIFT_CAPTURE_H */

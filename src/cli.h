@@ -1,0 +1,93 @@
+/*
+ * cli.h -- what the subcommands of the bitsift command share: the parsed
+ * command line, exit statuses, the loaded schemas and protocol detection,
+ * and the reporting of input problems.
+ */
+#ifndef BITSIFT_CLI_H
+#define BITSIFT_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bitsift.h"
+#include "input.h"
+#include "out.h"
+
+/* Exit statuses (documented in bitsift(1)). */
+#define EXIT_VALID   0 /* all packets valid, command done */
+#define EXIT_INVALID 1 /* some packet invalid (validate), some record not encoded (encode) */
+#define EXIT_TROUBLE 2 /* usage, schema, input or output error */
+
+#define CLI_MAX_SCHEMAS 64
+
+enum cli_format { FORMAT_TEXT, FORMAT_JSON };
+
+struct cli {
+    const char *command;
+    /* Options (see bitsift(1)). */
+    const char *schema_paths[CLI_MAX_SCHEMAS];
+    size_t schema_path_count;
+    const char *filter;   /* -f */
+    const char *port;     /* -p */
+    enum cli_format format;
+    uint64_t count;       /* -c, 0 = all */
+    int quiet;            /* -q */
+    int strict;           /* --strict: no data after the packet's end */
+    const char *junit;    /* --junit FILE */
+    uint64_t max_errors;  /* --max-errors, 0 = no limit */
+    const char *output;   /* encode -o */
+    const char *pcap_out; /* encode -w */
+    const char *src;      /* encode --src ADDR:PORT */
+    const char *dst;      /* encode --dst ADDR:PORT */
+    char **inputs;
+    size_t input_count;
+    /* Loaded by cli_load_schemas. */
+    bitsift_schema *schemas[CLI_MAX_SCHEMAS];
+    size_t schema_count;
+    char *bpf; /* the filter handed to libpcap (-f and -p combined) */
+    /* Set when any input problem was reported. */
+    int trouble;
+    /* The command's buffered stdout, flushed before a message goes to
+     * stderr so that the two stay in order on a terminal. */
+    struct out *stdout_buffer;
+};
+
+/* The program name for messages ("bitsift"). */
+extern const char *cli_program;
+
+/* "bitsift: message" on stderr. */
+void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+/* Load every -s schema, or the bundled default (shooter.bss) when there is
+ * none. Prints compiler-style messages and returns -1 on failure. */
+int cli_load_schemas(struct cli *c);
+void cli_free(struct cli *c);
+/* Path of the bundled default schema (first existing of $BITSIFT_SCHEMA_DIR,
+ * the installed data directory, the source tree). */
+const char *cli_default_schema(void);
+
+/* Which schema a packet belongs to: the only one, or the one whose protocol
+ * id makes its CRC valid; -1 when there are several and none fits. */
+int cli_pick_schema(const struct cli *c, const uint8_t *data, size_t size);
+
+/* Input options from the command line (filter with the -p shorthand). */
+void cli_input_options(struct cli *c, struct input_options *options);
+
+/* The default `problem` handler: "bitsift: source:packet N: message" on
+ * stderr (unless -q for skipped-frame notes), and remembers the trouble. */
+void cli_report_problem(void *cli, const char *source, uint64_t index, const char *message);
+
+/* After a run: the one-line note on skipped frames (stderr, unless -q),
+ * and whether anything could not be read. */
+void cli_report_counts(struct cli *c, const struct input_counts *counts);
+int cli_had_trouble(const struct cli *c, const struct input_counts *counts);
+
+/* Subcommands: each returns an exit status. */
+int cmd_decode(struct cli *c);
+int cmd_dump(struct cli *c);
+int cmd_validate(struct cli *c);
+int cmd_encode(struct cli *c);
+int cmd_stats(struct cli *c);
+int cmd_schema(struct cli *c);
+
+#endif /* BITSIFT_CLI_H */

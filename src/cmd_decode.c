@@ -1,0 +1,155 @@
+/*
+ * cmd_decode.c -- `bitsift decode`: for each packet a header line (index,
+ * time, source > destination, length, protocol and packet type) and its
+ * field tree; or with -F json one NDJSON record per packet and nothing
+ * else on stdout.
+ *
+ * The fields are printed straight from the decoder's visitor into a scratch
+ * buffer (the header needs the packet type and size, known at the end), so
+ * a capture of any size is decoded without building value trees.
+ */
+#include <string.h>
+
+#include "cli.h"
+#include "fields.h"
+#include "record.h"
+
+struct decode_run {
+    struct cli *cli;
+    struct out out;     /* stdout */
+    struct out scratch; /* the fields of the current packet */
+    uint64_t decoded;
+    int several_inputs;
+};
+
+static void text_header(struct decode_run *d, const struct input_packet *p,
+                        const bitsift_schema *schema, const bitsift_result *res)
+{
+    struct out *o = &d->out;
+    char text[64];
+    if (p->from_capture) {
+        if (d->several_inputs) {
+            out_str(o, p->source);
+            out_char(o, ':');
+        }
+        out_u64(o, p->index);
+        out_char(o, ' ');
+        out_bytes(o, text, format_time_of_day(text, p->sec, p->nsec));
+        out_char(o, ' ');
+        out_bytes(o, text, decap_format_address(p->src, text, sizeof text));
+        out_str(o, " > ");
+        out_bytes(o, text, decap_format_address(p->dst, text, sizeof text));
+    } else {
+        out_str(o, p->source);
+    }
+    out_str(o, " length ");
+    out_u64(o, p->size);
+    out_str(o, ": ");
+    if (schema) {
+        out_str(o, bitsift_schema_name(schema));
+        if (res->packet_name) {
+            out_char(o, ' ');
+            out_str(o, res->packet_name);
+        }
+    } else {
+        out_str(o, "unknown protocol");
+    }
+    if (res->status == BITSIFT_OK) {
+        out_str(o, " (");
+        out_u64(o, res->bits);
+        out_str(o, " bits)\n");
+    } else {
+        out_str(o, " INVALID\n");
+    }
+}
+
+static void json_record(struct decode_run *d, const struct input_packet *p,
+                        const bitsift_schema *schema, const bitsift_result *res)
+{
+    struct out *o = &d->out;
+    out_char(o, '{');
+    record_json_origin(o, p);
+    out_str(o, res->status == BITSIFT_OK ? ",\"valid\":true" : ",\"valid\":false");
+    if (res->status != BITSIFT_OK) {
+        out_str(o, ",\"error\":");
+        record_json_error(o, res);
+    }
+    if (schema) {
+        const char *name = bitsift_schema_name(schema);
+        out_str(o, ",\"protocol\":");
+        out_json_string(o, name, strlen(name));
+        if (res->packet_name) {
+            out_str(o, ",\"type\":");
+            out_json_string(o, res->packet_name, strlen(res->packet_name));
+        }
+        out_str(o, ",\"bits\":");
+        out_u64(o, res->bits);
+        if (!d->cli->quiet) {
+            out_str(o, ",\"fields\":");
+            out_bytes(o, d->scratch.buf, d->scratch.len);
+        }
+    }
+    out_str(o, "}\n");
+}
+
+static int on_packet(void *ctx, const struct input_packet *p)
+{
+    struct decode_run *d = ctx;
+    struct cli *c = d->cli;
+    int json = c->format == FORMAT_JSON;
+    int index = cli_pick_schema(c, p->data, p->size);
+    const bitsift_schema *schema = index >= 0 ? c->schemas[index] : NULL;
+    bitsift_result res;
+    d->scratch.len = 0;
+    if (!schema) {
+        record_no_protocol(&res);
+    } else if (!json && c->quiet) {
+        bitsift_decode(schema, p->data, p->size, c->strict ? BITSIFT_DECODE_STRICT : 0, NULL, &res);
+    } else {
+        struct fields_printer fp;
+        fields_begin(&fp, &d->scratch, schema, json, 2);
+        bitsift_visitor v = fields_visitor(&fp);
+        bitsift_decode(schema, p->data, p->size, c->strict ? BITSIFT_DECODE_STRICT : 0, &v, &res);
+        fields_end(&fp);
+    }
+    if (json) {
+        json_record(d, p, schema, &res);
+    } else {
+        text_header(d, p, schema, &res);
+        out_bytes(&d->out, d->scratch.buf, d->scratch.len);
+        if (res.status != BITSIFT_OK) {
+            out_str(&d->out, "  !! ");
+            record_text_failure(&d->out, &res);
+            out_char(&d->out, '\n');
+        }
+    }
+    d->decoded++;
+    return c->count && d->decoded >= c->count;
+}
+
+int cmd_decode(struct cli *c)
+{
+    if (cli_load_schemas(c) != 0)
+        return EXIT_TROUBLE;
+    struct decode_run d = {.cli = c};
+    out_init(&d.out, stdout);
+    c->stdout_buffer = &d.out;
+    out_init_memory(&d.scratch);
+    /* Several inputs (or a directory of captures): name the source. */
+    d.several_inputs = c->input_count > 1;
+    struct input_options options;
+    cli_input_options(c, &options);
+    struct input_handler h = {
+        .ctx = &d, .packet = on_packet, .problem = cli_report_problem, .problem_ctx = c};
+    struct input_counts counts = {0};
+    input_run(c->inputs, c->input_count, &options, &h, &counts);
+    c->stdout_buffer = NULL;
+    int failed = out_finish(&d.out) != 0;
+    out_finish(&d.scratch);
+    cli_report_counts(c, &counts);
+    if (failed) {
+        cli_error("write error on standard output");
+        return EXIT_TROUBLE;
+    }
+    return cli_had_trouble(c, &counts) ? EXIT_TROUBLE : EXIT_VALID;
+}

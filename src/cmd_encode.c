@@ -1,0 +1,704 @@
+/*
+ * cmd_encode.c -- `bitsift encode`: read NDJSON records as `decode -F json`
+ * prints them and write the packets: raw files (-o DIR, one per record;
+ * -o FILE for a single record; -o - to stdout) or a pcap (-w FILE) with
+ * Ethernet/IPv4/UDP headers, addresses and times from the records.
+ *
+ * Records are parsed with jansson. jansson reads numbers as int64 or
+ * double, which would lose a uint64 above 2^63 and round a float32 twice
+ * (text -> double -> float); so before parsing, every real number and
+ * every integer beyond int64 is turned into a string holding its exact
+ * text, and the field's type in the schema decides how that text is read
+ * (strtof for float fields, strtod for double, strtoull for unsigned).
+ *
+ * Records with "valid": false are skipped (there is no complete packet to
+ * write) and counted. Exit 0 when every other record was written, 1 when
+ * one could not be encoded, 2 on unreadable input or unwritable output.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "capture.h"
+#include "cli.h"
+#include "encap.h"
+#include "out.h"
+
+#define MAX_LINE         (64u << 20) /* bytes of one NDJSON record */
+#define PACKET_CAPACITY  (4u << 20)
+
+/* (packet type, schema path) -> field id, sorted for bsearch. */
+struct path_entry {
+    unsigned type;
+    const char *path;
+    unsigned id;
+};
+
+struct schema_paths {
+    struct path_entry *entries;
+    size_t count;
+};
+
+struct encode_run {
+    struct cli *cli;
+    struct schema_paths *paths; /* per schema */
+    bitsift_tree **trees;       /* per schema */
+    uint8_t *packet;
+    uint8_t *frame;
+    capture_writer *pcap;
+    FILE *single;     /* -o FILE or -o - */
+    const char *dir;  /* -o DIR */
+    struct decap_address default_src, default_dst;
+    int64_t last_sec;
+    uint32_t last_nsec;
+    uint64_t records, written, skipped, failed;
+    int trouble;
+    const char *source; /* input being read */
+    uint64_t line;      /* its line number */
+};
+
+static int compare_entries(const void *a, const void *b)
+{
+    const struct path_entry *x = a, *y = b;
+    if (x->type != y->type)
+        return x->type < y->type ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+static int index_paths(const bitsift_schema *s, struct schema_paths *p)
+{
+    unsigned n = bitsift_schema_field_count(s);
+    p->entries = calloc(n ? n : 1, sizeof *p->entries);
+    if (!p->entries)
+        return -1;
+    for (unsigned id = 0; id < n; id++) {
+        bitsift_field_info info;
+        if (!bitsift_schema_field_info(s, id, &info) || !info.path)
+            continue;
+        p->entries[p->count++] = (struct path_entry){info.packet_type, info.path, id};
+    }
+    qsort(p->entries, p->count, sizeof *p->entries, compare_entries);
+    return 0;
+}
+
+static int field_type_at(const bitsift_schema *s, const struct schema_paths *p, unsigned type,
+                         const char *path)
+{
+    struct path_entry key = {type, path, 0};
+    const struct path_entry *e =
+        bsearch(&key, p->entries, p->count, sizeof *p->entries, compare_entries);
+    if (!e)
+        return -1;
+    bitsift_field_info info;
+    if (!bitsift_schema_field_info(s, e->id, &info))
+        return -1;
+    return (int)info.type;
+}
+
+/* ------------------------------------------------------------------ */
+/* Number protection: quote reals and integers beyond int64.           */
+/* ------------------------------------------------------------------ */
+
+/* Does the integer text [p, p+n) fit in int64? */
+static int fits_int64(const char *p, size_t n)
+{
+    int negative = p[0] == '-';
+    const char *digits = p + negative;
+    size_t len = n - (size_t)negative;
+    const char *limit = negative ? "9223372036854775808" : "9223372036854775807";
+    if (len != 19)
+        return len < 19;
+    return memcmp(digits, limit, 19) <= 0;
+}
+
+/* Copy `line` to a new buffer with the numbers jansson would damage put in
+ * quotes. Returns NULL when out of memory. */
+static char *protect_numbers(const char *line, size_t size, size_t *out_size)
+{
+    char *out = malloc(size * 2 + 1); /* at worst every number gains 2 quotes */
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    int in_string = 0;
+    for (size_t i = 0; i < size;) {
+        char c = line[i];
+        if (in_string) {
+            out[o++] = c;
+            i++;
+            if (c == '\\' && i < size)
+                out[o++] = line[i++];
+            else if (c == '"')
+                in_string = 0;
+            continue;
+        }
+        if (c == '"') {
+            in_string = 1;
+            out[o++] = c;
+            i++;
+            continue;
+        }
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t start = i;
+            int real = 0;
+            while (i < size && line[i] && strchr("0123456789+-.eE", line[i])) {
+                if (line[i] == '.' || line[i] == 'e' || line[i] == 'E')
+                    real = 1;
+                i++;
+            }
+            size_t n = i - start;
+            int quote = real || !fits_int64(line + start, n);
+            if (quote)
+                out[o++] = '"';
+            memcpy(out + o, line + start, n);
+            o += n;
+            if (quote)
+                out[o++] = '"';
+            continue;
+        }
+        out[o++] = c;
+        i++;
+    }
+    out[o] = '\0';
+    *out_size = o;
+    return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON -> value tree                                                   */
+/* ------------------------------------------------------------------ */
+
+struct build {
+    struct encode_run *run;
+    const bitsift_schema *schema;
+    const struct schema_paths *paths;
+    bitsift_tree *tree;
+    unsigned type;
+    char path[BITSIFT_PATH_MAX];
+    char error[BITSIFT_PATH_MAX + 128];
+    unsigned depth;
+};
+
+static int fail_build(struct build *b, const char *what)
+{
+    if (!b->error[0])
+        snprintf(b->error, sizeof b->error, "%s: %s", b->path[0] ? b->path : "fields", what);
+    return -1;
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* A string value (a string field, an enum name, hex bytes, or a number
+ * protected above), read according to the schema's field type. */
+static int string_value(struct build *b, int type, const char *text, size_t size, bitsift_value *v,
+                        uint8_t **scratch)
+{
+    memset(v, 0, sizeof *v);
+    switch (type) {
+    case BITSIFT_FIELD_BYTES: {
+        if (size % 2)
+            return fail_build(b, "bytes must be an even number of hex digits");
+        uint8_t *bytes = malloc(size / 2 + 1);
+        if (!bytes)
+            return fail_build(b, "out of memory");
+        for (size_t i = 0; i < size / 2; i++) {
+            int hi = hex_value(text[2 * i]), lo = hex_value(text[2 * i + 1]);
+            if (hi < 0 || lo < 0) {
+                free(bytes);
+                return fail_build(b, "bytes must be hex digits");
+            }
+            bytes[i] = (uint8_t)(hi << 4 | lo);
+        }
+        *scratch = bytes;
+        v->kind = BITSIFT_VALUE_BYTES;
+        v->data = bytes;
+        v->size = size / 2;
+        return 0;
+    }
+    case BITSIFT_FIELD_FLOAT:
+    case BITSIFT_FIELD_COMPRESSED_FLOAT:
+        v->kind = BITSIFT_VALUE_FLOAT;
+        if (parse_float32(text, &v->f) == 0)
+            return 0;
+        if (strcmp(text, "inf") == 0 || strcmp(text, "-inf") == 0) {
+            v->f = text[0] == '-' ? -__builtin_inff() : __builtin_inff();
+            return 0;
+        }
+        return fail_build(b, "not a float");
+    case BITSIFT_FIELD_DOUBLE:
+        v->kind = BITSIFT_VALUE_DOUBLE;
+        if (parse_float64(text, &v->d) == 0)
+            return 0;
+        if (strcmp(text, "inf") == 0 || strcmp(text, "-inf") == 0) {
+            v->d = text[0] == '-' ? -__builtin_inf() : __builtin_inf();
+            return 0;
+        }
+        return fail_build(b, "not a double");
+    case BITSIFT_FIELD_STRING:
+    case BITSIFT_FIELD_ENUM:
+        v->kind = BITSIFT_VALUE_STRING;
+        v->data = (const uint8_t *)text;
+        v->size = size;
+        return 0;
+    default:
+        break;
+    }
+    /* Integers beyond int64 (protected), or a field the schema does not
+     * know (the encoder ignores it): numbers if they parse, else text. */
+    char *end;
+    errno = 0;
+    if (text[0] != '-' && text[0]) {
+        unsigned long long u = strtoull(text, &end, 10);
+        if (!errno && !*end) {
+            v->kind = BITSIFT_VALUE_UINT;
+            v->u = u;
+            return 0;
+        }
+    }
+    double d = strtod(text, &end);
+    if (text[0] && !*end) {
+        v->kind = BITSIFT_VALUE_DOUBLE;
+        v->d = d;
+        return 0;
+    }
+    v->kind = BITSIFT_VALUE_STRING;
+    v->data = (const uint8_t *)text;
+    v->size = size;
+    return 0;
+}
+
+static int build_node(struct build *b, bitsift_node *parent, const char *name, json_t *j);
+
+/* Append ".name" or "[]" to the path; returns the old length to restore. */
+static size_t push_path(struct build *b, const char *name)
+{
+    size_t old = strlen(b->path);
+    if (name)
+        snprintf(b->path + old, sizeof b->path - old, "%s%s", old ? "." : "", name);
+    else
+        snprintf(b->path + old, sizeof b->path - old, "[]");
+    return old;
+}
+
+static int build_struct_members(struct build *b, bitsift_node *node, json_t *j)
+{
+    const char *key;
+    json_t *member;
+    json_object_foreach(j, key, member)
+    {
+        if (key[0] == '@')
+            continue; /* @index of a sparse element */
+        size_t old = push_path(b, key);
+        int r = build_node(b, node, key, member);
+        b->path[old] = '\0';
+        if (r)
+            return r;
+    }
+    return 0;
+}
+
+static int build_node(struct build *b, bitsift_node *parent, const char *name, json_t *j)
+{
+    if (++b->depth > BITSIFT_SCHEMA_MAX_DEPTH * 4) {
+        b->depth--;
+        return fail_build(b, "nested too deep");
+    }
+    int r = 0;
+    if (json_is_object(j)) {
+        bitsift_node *n = bitsift_node_add_struct(b->tree, parent, name);
+        if (!n)
+            r = fail_build(b, "value tree limit reached");
+        else
+            r = build_struct_members(b, n, j);
+    } else if (json_is_array(j)) {
+        bitsift_node *n = bitsift_node_add_array(b->tree, parent, name);
+        if (!n) {
+            r = fail_build(b, "value tree limit reached");
+        } else {
+            size_t old = push_path(b, NULL);
+            size_t i;
+            json_t *element;
+            json_array_foreach(j, i, element)
+            {
+                /* {"@index": N, ...}: a sparse element away from its position. */
+                json_t *at = json_is_object(element) ? json_object_get(element, "@index") : NULL;
+                json_t *value = at ? json_object_get(element, "@value") : NULL;
+                size_t before = bitsift_node_child_count(n);
+                if (at && value)
+                    r = build_node(b, n, NULL, value);
+                else
+                    r = build_node(b, n, NULL, element);
+                if (r)
+                    break;
+                if (at) {
+                    if (!json_is_integer(at)) {
+                        r = fail_build(b, "@index must be an integer");
+                        break;
+                    }
+                    if (bitsift_node_child_count(n) > before)
+                        bitsift_node_set_index(bitsift_node_child_at(n, before),
+                                               json_integer_value(at));
+                }
+            }
+            b->path[old] = '\0';
+        }
+    } else {
+        bitsift_value v;
+        memset(&v, 0, sizeof v);
+        uint8_t *scratch = NULL;
+        int type = field_type_at(b->schema, b->paths, b->type, b->path);
+        if (json_is_boolean(j)) {
+            v.kind = BITSIFT_VALUE_BOOL;
+            v.b = json_is_true(j);
+        } else if (json_is_integer(j)) {
+            v.kind = BITSIFT_VALUE_INT;
+            v.i = json_integer_value(j);
+        } else if (json_is_string(j)) {
+            r = string_value(b, type, json_string_value(j), json_string_length(j), &v, &scratch);
+        } else if (json_is_null(j)) {
+            r = fail_build(b, "null is not a value");
+        } else {
+            r = fail_build(b, "unexpected JSON value");
+        }
+        if (!r && !bitsift_node_add_value(b->tree, parent, name, &v))
+            r = fail_build(b, "value tree limit reached");
+        free(scratch);
+    }
+    b->depth--;
+    return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Records                                                              */
+/* ------------------------------------------------------------------ */
+
+static void record_error(struct encode_run *e, const char *message)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s: %s:%llu: %s\n", cli_program, e->source, (unsigned long long)e->line,
+            message);
+}
+
+static int find_schema(struct encode_run *e, json_t *record)
+{
+    struct cli *c = e->cli;
+    json_t *protocol = json_object_get(record, "protocol");
+    if (!protocol)
+        return c->schema_count == 1 ? 0 : -1;
+    if (!json_is_string(protocol))
+        return -1;
+    for (size_t i = 0; i < c->schema_count; i++)
+        if (strcmp(bitsift_schema_name(c->schemas[i]), json_string_value(protocol)) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int write_packet(struct encode_run *e, json_t *record, size_t size)
+{
+    struct cli *c = e->cli;
+    if (e->pcap) {
+        struct decap_address src = e->default_src, dst = e->default_dst;
+        json_t *s = json_object_get(record, "src"), *d = json_object_get(record, "dst");
+        if (json_is_string(s) && !c->src && encap_parse_address(json_string_value(s), &src) != 0) {
+            record_error(e, "bad \"src\" address");
+            return -1;
+        }
+        if (json_is_string(d) && !c->dst && encap_parse_address(json_string_value(d), &dst) != 0) {
+            record_error(e, "bad \"dst\" address");
+            return -1;
+        }
+        int64_t sec = e->last_sec;
+        uint32_t nsec = e->last_nsec + 1000000; /* no time: 1 ms after the last */
+        if (nsec >= 1000000000u) {
+            sec++;
+            nsec -= 1000000000u;
+        }
+        json_t *t = json_object_get(record, "time");
+        if (json_is_string(t) && parse_time_rfc3339(json_string_value(t), &sec, &nsec) != 0) {
+            record_error(e, "bad \"time\" (RFC 3339 expected)");
+            return -1;
+        }
+        e->last_sec = sec;
+        e->last_nsec = nsec;
+        size_t n = encap_udp_frame(e->frame, &src, &dst, (uint16_t)e->written, e->packet, size);
+        if (n == 0) {
+            record_error(e, src.family != dst.family ? "src and dst are not of one IP version"
+                                                     : "packet too large for a UDP datagram");
+            return -1;
+        }
+        capture_writer_write(e->pcap, sec, nsec, e->frame, n);
+        return 0;
+    }
+    if (e->single) {
+        if (e->single != stdout && e->written >= 1) {
+            record_error(e, "-o FILE holds one packet; give -o a directory for several");
+            return -1;
+        }
+        if (fwrite(e->packet, 1, size, e->single) != size) {
+            cli_error("%s: write error: %s", c->output, strerror(errno));
+            e->trouble = 1;
+            return -1;
+        }
+        return 0;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/packet-%06llu.bin", e->dir,
+             (unsigned long long)e->records);
+    FILE *fp = fopen(path, "wb");
+    if (!fp || fwrite(e->packet, 1, size, fp) != size || fclose(fp) != 0) {
+        cli_error("%s: cannot write: %s", path, strerror(errno));
+        e->trouble = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static void encode_record(struct encode_run *e, const char *line, size_t size)
+{
+    struct cli *c = e->cli;
+    e->records++;
+    size_t safe_size;
+    char *safe = protect_numbers(line, size, &safe_size);
+    if (!safe) {
+        record_error(e, "out of memory");
+        e->trouble = 1;
+        return;
+    }
+    json_error_t jerr;
+    json_t *record = json_loadb(safe, safe_size, 0, &jerr);
+    free(safe);
+    if (!record || !json_is_object(record)) {
+        char message[300];
+        snprintf(message, sizeof message, "not a JSON object: %s",
+                 record ? "another JSON value" : jerr.text);
+        record_error(e, message);
+        json_decref(record);
+        e->trouble = 1;
+        return;
+    }
+    if (json_object_get(record, "summary")) {
+        json_decref(record); /* a validate summary line: nothing to write */
+        e->records--;
+        return;
+    }
+    json_t *valid = json_object_get(record, "valid");
+    if (json_is_false(valid)) {
+        e->skipped++;
+        json_decref(record);
+        return;
+    }
+    int si = find_schema(e, record);
+    json_t *type = json_object_get(record, "type");
+    json_t *fields = json_object_get(record, "fields");
+    const char *problem = NULL;
+    int type_index = -1;
+    if (si < 0)
+        problem = "no schema for this record's \"protocol\"";
+    else if (!json_is_string(type))
+        problem = "record has no \"type\"";
+    else if ((type_index = bitsift_schema_packet_index(c->schemas[si], json_string_value(type))) <
+             0)
+        problem = "unknown packet \"type\" for this protocol";
+    else if (fields && !json_is_object(fields))
+        problem = "\"fields\" must be an object";
+    if (problem) {
+        record_error(e, problem);
+        e->failed++;
+        json_decref(record);
+        return;
+    }
+    struct build b;
+    memset(&b, 0, sizeof b);
+    b.run = e;
+    b.schema = c->schemas[si];
+    b.paths = &e->paths[si];
+    b.tree = e->trees[si];
+    b.type = (unsigned)type_index;
+    if (!bitsift_tree_reset(b.tree, b.type)) {
+        record_error(e, "cannot start a value tree");
+        e->failed++;
+        json_decref(record);
+        return;
+    }
+    if (fields && build_struct_members(&b, bitsift_tree_root(b.tree), fields) != 0) {
+        record_error(e, b.error);
+        e->failed++;
+        json_decref(record);
+        return;
+    }
+    size_t packet_size = 0;
+    bitsift_result res;
+    if (bitsift_encode(b.schema, b.tree, e->packet, PACKET_CAPACITY, &packet_size, &res) !=
+        BITSIFT_OK) {
+        char message[BITSIFT_PATH_MAX + 300];
+        char reason[BITSIFT_PATH_MAX + 256];
+        bitsift_failure_format(&res.failure, reason, sizeof reason);
+        snprintf(message, sizeof message, "cannot encode: %s", reason);
+        record_error(e, message);
+        e->failed++;
+        json_decref(record);
+        return;
+    }
+    if (write_packet(e, record, packet_size) == 0)
+        e->written++;
+    else
+        e->failed++;
+    json_decref(record);
+}
+
+static void read_records(struct encode_run *e, FILE *fp, const char *source)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    e->source = source;
+    e->line = 0;
+    while ((n = getline(&line, &cap, fp)) >= 0) {
+        e->line++;
+        if ((size_t)n > MAX_LINE) {
+            record_error(e, "record longer than the 64 MiB limit");
+            e->trouble = 1;
+            continue;
+        }
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            n--;
+        size_t start = 0;
+        while (start < (size_t)n && (line[start] == ' ' || line[start] == '\t'))
+            start++;
+        if (start == (size_t)n)
+            continue; /* blank line */
+        encode_record(e, line + start, (size_t)n - start);
+    }
+    if (ferror(fp)) {
+        cli_error("%s: read error: %s", source, strerror(errno));
+        e->trouble = 1;
+    }
+    free(line);
+}
+
+static int open_outputs(struct encode_run *e)
+{
+    struct cli *c = e->cli;
+    char error[CAPTURE_ERROR_SIZE];
+    if (!c->output && !c->pcap_out) {
+        cli_error("encode: say where to write: -o DIR, -o FILE, -o - or -w FILE.pcap");
+        return -1;
+    }
+    if (c->output && c->pcap_out) {
+        cli_error("encode: -o and -w cannot be used together");
+        return -1;
+    }
+    if (c->pcap_out) {
+        e->pcap = capture_writer_open(c->pcap_out, error);
+        if (!e->pcap) {
+            cli_error("%s: %s", c->pcap_out, error);
+            return -1;
+        }
+        return 0;
+    }
+    struct stat st;
+    if (strcmp(c->output, "-") == 0) {
+        e->single = stdout;
+    } else if (stat(c->output, &st) == 0 && S_ISDIR(st.st_mode)) {
+        e->dir = c->output;
+    } else {
+        e->single = fopen(c->output, "wb");
+        if (!e->single) {
+            cli_error("%s: cannot write: %s", c->output, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int cmd_encode(struct cli *c)
+{
+    if (cli_load_schemas(c) != 0)
+        return EXIT_TROUBLE;
+    struct encode_run e;
+    memset(&e, 0, sizeof e);
+    e.cli = c;
+    if (encap_parse_address(c->src ? c->src : "10.0.0.1:40000", &e.default_src) != 0 ||
+        encap_parse_address(c->dst ? c->dst : "10.0.0.2:27015", &e.default_dst) != 0) {
+        cli_error("encode: --src and --dst take ADDR:PORT (IPv6 as [ADDR]:PORT)");
+        return EXIT_TROUBLE;
+    }
+    e.paths = calloc(c->schema_count, sizeof *e.paths);
+    e.trees = calloc(c->schema_count, sizeof *e.trees);
+    e.packet = malloc(PACKET_CAPACITY);
+    e.frame = malloc(ENCAP_MAX_HEADERS + ENCAP_MAX_PAYLOAD);
+    int status = EXIT_TROUBLE;
+    if (!e.paths || !e.trees || !e.packet || !e.frame) {
+        cli_error("out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < c->schema_count; i++) {
+        if (index_paths(c->schemas[i], &e.paths[i]) != 0 ||
+            !(e.trees[i] = bitsift_tree_create(c->schemas[i]))) {
+            cli_error("out of memory");
+            goto done;
+        }
+    }
+    if (open_outputs(&e) != 0)
+        goto done;
+    if (c->input_count == 0) {
+        read_records(&e, stdin, "<stdin>");
+    } else {
+        for (size_t i = 0; i < c->input_count; i++) {
+            if (strcmp(c->inputs[i], "-") == 0) {
+                read_records(&e, stdin, "<stdin>");
+                continue;
+            }
+            FILE *fp = fopen(c->inputs[i], "r");
+            if (!fp) {
+                cli_error("%s: cannot open: %s", c->inputs[i], strerror(errno));
+                e.trouble = 1;
+                continue;
+            }
+            read_records(&e, fp, c->inputs[i]);
+            fclose(fp);
+        }
+    }
+    if (e.pcap && capture_writer_close(e.pcap) != 0) {
+        cli_error("%s: write error", c->pcap_out);
+        e.trouble = 1;
+    }
+    e.pcap = NULL;
+    if (e.single && e.single != stdout && fclose(e.single) != 0) {
+        cli_error("%s: write error: %s", c->output, strerror(errno));
+        e.trouble = 1;
+    }
+    e.single = NULL;
+    if (!c->quiet && (e.skipped || e.failed)) {
+        fflush(stdout);
+        fprintf(stderr, "%s: %llu packets written, %llu invalid records skipped, %llu failed\n",
+                cli_program, (unsigned long long)e.written, (unsigned long long)e.skipped,
+                (unsigned long long)e.failed);
+    }
+    status = e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID;
+done:
+    if (e.pcap)
+        capture_writer_close(e.pcap);
+    if (e.single && e.single != stdout)
+        fclose(e.single);
+    for (size_t i = 0; e.paths && i < c->schema_count; i++)
+        free(e.paths[i].entries);
+    for (size_t i = 0; e.trees && i < c->schema_count; i++)
+        bitsift_tree_free(e.trees[i]);
+    free(e.paths);
+    free(e.trees);
+    free(e.packet);
+    free(e.frame);
+    return status;
+}

@@ -1,0 +1,252 @@
+/*
+ * cmd_validate.c -- `bitsift validate`: check every packet (protocol id and
+ * CRC, packet type, ranges, padding, check markers, string rules, trailing
+ * data when --strict) and print each failure as
+ *
+ *     input:packet N: field.path @bit B: reason (expected ..., got ...)
+ *
+ * then a summary. Exit 0 when every packet is valid, 1 when one is not, 2
+ * when an input, the schema or the command line could not be used. With
+ * -F json: one NDJSON record per failure and a summary record. --junit
+ * FILE also writes a JUnit report (one test case per input).
+ *
+ * Validation runs the decoder with no visitor: the fastest path.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "junit.h"
+#include "record.h"
+
+struct validate_run {
+    struct cli *cli;
+    struct out out;
+    struct out line; /* one failure line, for JUnit */
+    struct junit *junit;
+    uint64_t packets, valid, invalid, shown;
+    uint64_t by_kind[BITSIFT_ERROR_COUNT];
+};
+
+static void text_failure(struct out *o, const struct input_packet *p, const bitsift_result *res)
+{
+    out_str(o, p->source);
+    out_str(o, ":packet ");
+    out_u64(o, p->index);
+    out_str(o, ": ");
+    record_text_failure(o, res);
+}
+
+static void json_failure(struct out *o, const struct input_packet *p,
+                         const bitsift_schema *schema, const bitsift_result *res)
+{
+    out_char(o, '{');
+    record_json_origin(o, p);
+    out_str(o, ",\"valid\":false,\"error\":");
+    record_json_error(o, res);
+    if (schema) {
+        const char *name = bitsift_schema_name(schema);
+        out_str(o, ",\"protocol\":");
+        out_json_string(o, name, strlen(name));
+        if (res->packet_name) {
+            out_str(o, ",\"type\":");
+            out_json_string(o, res->packet_name, strlen(res->packet_name));
+        }
+    }
+    out_str(o, "}\n");
+}
+
+static int on_packet(void *ctx, const struct input_packet *p)
+{
+    struct validate_run *v = ctx;
+    struct cli *c = v->cli;
+    int index = cli_pick_schema(c, p->data, p->size);
+    const bitsift_schema *schema = index >= 0 ? c->schemas[index] : NULL;
+    bitsift_result res;
+    if (schema)
+        bitsift_decode(schema, p->data, p->size, c->strict ? BITSIFT_DECODE_STRICT : 0, NULL,
+                       &res);
+    else
+        record_no_protocol(&res);
+    v->packets++;
+    if (res.status == BITSIFT_OK) {
+        v->valid++;
+        if (v->junit)
+            junit_packet(v->junit, NULL);
+    } else {
+        v->invalid++;
+        if ((unsigned)res.status < BITSIFT_ERROR_COUNT)
+            v->by_kind[res.status]++;
+        if (!c->max_errors || v->shown < c->max_errors) {
+            v->shown++;
+            if (c->format == FORMAT_JSON) {
+                json_failure(&v->out, p, schema, &res);
+            } else {
+                text_failure(&v->out, p, &res);
+                out_char(&v->out, '\n');
+            }
+        }
+        if (v->junit) {
+            v->line.len = 0;
+            text_failure(&v->line, p, &res);
+            out_char(&v->line, '\0');
+            junit_packet(v->junit, v->line.buf ? v->line.buf : "");
+        }
+    }
+    return c->count && v->packets >= c->count;
+}
+
+static void on_begin(void *ctx, const char *source, int is_capture)
+{
+    struct validate_run *v = ctx;
+    (void)is_capture;
+    if (v->junit)
+        junit_begin_case(v->junit, source);
+}
+
+static void on_end(void *ctx, const char *source)
+{
+    struct validate_run *v = ctx;
+    (void)source;
+    if (v->junit)
+        junit_end_case(v->junit);
+}
+
+static void on_problem(void *ctx, const char *source, uint64_t index, const char *message)
+{
+    struct validate_run *v = ctx;
+    cli_report_problem(v->cli, source, index, message);
+    if (v->junit) {
+        char line[1024];
+        if (index)
+            snprintf(line, sizeof line, "%s:packet %llu: %s", source, (unsigned long long)index,
+                     message);
+        else
+            snprintf(line, sizeof line, "%s: %s", source, message);
+        junit_error(v->junit, source, line);
+    }
+}
+
+static void summary_text(struct validate_run *v, const struct input_counts *n)
+{
+    struct out *o = &v->out;
+    out_u64(o, v->packets);
+    out_str(o, v->packets == 1 ? " packet: " : " packets: ");
+    out_u64(o, v->valid);
+    out_str(o, " valid, ");
+    out_u64(o, v->invalid);
+    out_str(o, " invalid");
+    const char *sep = " (";
+    for (unsigned k = 0; k < BITSIFT_ERROR_COUNT; k++) {
+        if (!v->by_kind[k])
+            continue;
+        out_str(o, sep);
+        out_str(o, bitsift_error_name((bitsift_error)k));
+        out_char(o, ' ');
+        out_u64(o, v->by_kind[k]);
+        sep = ", ";
+    }
+    if (sep[0] == ',')
+        out_char(o, ')');
+    uint64_t problems = n->errors + n->fragments + n->snapped + n->malformed;
+    if (problems) {
+        out_str(o, "; ");
+        out_u64(o, problems);
+        out_str(o, problems == 1 ? " input problem" : " input problems");
+    }
+    if (v->invalid > v->shown) {
+        out_str(o, "; ");
+        out_u64(o, v->invalid - v->shown);
+        out_str(o, " failures not shown (--max-errors)");
+    }
+    out_char(o, '\n');
+}
+
+static void summary_json(struct validate_run *v, const struct input_counts *n)
+{
+    struct out *o = &v->out;
+    out_str(o, "{\"summary\":{\"inputs\":");
+    out_u64(o, n->inputs);
+    out_str(o, ",\"packets\":");
+    out_u64(o, v->packets);
+    out_str(o, ",\"valid\":");
+    out_u64(o, v->valid);
+    out_str(o, ",\"invalid\":");
+    out_u64(o, v->invalid);
+    out_str(o, ",\"errors\":{");
+    const char *sep = "";
+    for (unsigned k = 0; k < BITSIFT_ERROR_COUNT; k++) {
+        if (!v->by_kind[k])
+            continue;
+        out_str(o, sep);
+        out_char(o, '"');
+        out_str(o, bitsift_error_name((bitsift_error)k));
+        out_str(o, "\":");
+        out_u64(o, v->by_kind[k]);
+        sep = ",";
+    }
+    out_str(o, "},\"not_shown\":");
+    out_u64(o, v->invalid - v->shown);
+    out_str(o, ",\"skipped\":{\"not_ip\":");
+    out_u64(o, n->not_ip);
+    out_str(o, ",\"not_udp\":");
+    out_u64(o, n->not_udp);
+    out_str(o, "},\"input_problems\":{\"errors\":");
+    out_u64(o, n->errors);
+    out_str(o, ",\"fragments\":");
+    out_u64(o, n->fragments);
+    out_str(o, ",\"snapped\":");
+    out_u64(o, n->snapped);
+    out_str(o, ",\"malformed\":");
+    out_u64(o, n->malformed);
+    out_str(o, "}}}\n");
+}
+
+int cmd_validate(struct cli *c)
+{
+    if (cli_load_schemas(c) != 0)
+        return EXIT_TROUBLE;
+    struct timespec start, stop;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    struct validate_run v;
+    memset(&v, 0, sizeof v);
+    v.cli = c;
+    out_init(&v.out, stdout);
+    c->stdout_buffer = &v.out;
+    out_init_memory(&v.line);
+    if (c->junit && !(v.junit = junit_create())) {
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
+    }
+    struct input_options options;
+    cli_input_options(c, &options);
+    struct input_handler h = {.ctx = &v,
+                              .begin = on_begin,
+                              .end = on_end,
+                              .packet = on_packet,
+                              .problem = on_problem};
+    struct input_counts counts = {0};
+    input_run(c->inputs, c->input_count, &options, &h, &counts);
+    if (c->format == FORMAT_JSON)
+        summary_json(&v, &counts);
+    else
+        summary_text(&v, &counts);
+    c->stdout_buffer = NULL;
+    int failed = out_finish(&v.out) != 0;
+    out_finish(&v.line);
+    cli_report_counts(c, &counts);
+    if (v.junit) {
+        clock_gettime(CLOCK_MONOTONIC, &stop);
+        double seconds = (double)(stop.tv_sec - start.tv_sec) +
+                         (double)(stop.tv_nsec - start.tv_nsec) / 1e9;
+        if (junit_write(v.junit, c->junit, seconds) != 0) {
+            cli_error("%s: cannot write JUnit report: %m", c->junit);
+            failed = 1;
+        }
+        junit_free(v.junit);
+    }
+    if (failed || cli_had_trouble(c, &counts))
+        return EXIT_TROUBLE;
+    return v.invalid ? EXIT_INVALID : EXIT_VALID;
+}

@@ -1,0 +1,492 @@
+/*
+ * decap.c -- peel link, network and transport headers off a captured frame
+ * down to the UDP payload (the game packet).
+ *
+ * Hostile input is the normal case: every length field is checked against
+ * the bytes that were captured before anything behind it is read, loops over
+ * tags and extension headers always consume bytes, and nothing here
+ * allocates. IPv4 and IPv6 fragments are reported as fragments and not
+ * reassembled: a game packet split over fragments is rare (games keep
+ * datagrams under the MTU) and reassembly would need unbounded state.
+ */
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "decap.h"
+
+/* A cursor over the captured bytes. */
+struct span {
+    const uint8_t *p;
+    size_t size;   /* captured bytes from p on */
+    int snapped;   /* caplen < wirelen: missing bytes were cut by the snap length */
+};
+
+static uint16_t be16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static enum decap_status fail(struct decap_result *out, enum decap_status s, const char *why)
+{
+    out->status = s;
+    out->why = why;
+    return s;
+}
+
+/* A header of `need` bytes is not all there: cut by the snap length, or a
+ * frame that is simply too short for what it claims. */
+static enum decap_status short_header(struct decap_result *out, const struct span *s,
+                                      const char *why)
+{
+    return fail(out, s->snapped ? DECAP_SNAPPED : DECAP_MALFORMED, why);
+}
+
+static void advance(struct span *s, size_t n)
+{
+    s->p += n;
+    s->size -= n;
+}
+
+#define ETHERTYPE_IPV4  0x0800
+#define ETHERTYPE_IPV6  0x86dd
+#define ETHERTYPE_VLAN  0x8100 /* 802.1Q */
+#define ETHERTYPE_QINQ  0x88a8 /* 802.1ad service tag */
+#define ETHERTYPE_QINQ1 0x9100 /* pre-standard QinQ */
+
+#define IPPROTO_HOPOPTS_  0
+#define IPPROTO_UDP_      17
+#define IPPROTO_ROUTING_  43
+#define IPPROTO_FRAGMENT_ 44
+#define IPPROTO_ESP_      50
+#define IPPROTO_AH_       51
+#define IPPROTO_NONE_     59
+#define IPPROTO_DSTOPTS_  60
+#define IPPROTO_MH_       135
+
+/*
+ * UDP header (RFC 768):
+ *
+ *    0      7 8     15 16    23 24    31
+ *   +--------+--------+--------+--------+
+ *   |   source port   |    dest port    |
+ *   +--------+--------+--------+--------+
+ *   |     length      |    checksum     |
+ *   +--------+--------+--------+--------+
+ *
+ * `s` spans the IP payload as captured; `ip_payload` is its length as the IP
+ * header declares it (already checked to be within the frame on the wire).
+ */
+static enum decap_status decode_udp(struct span *s, size_t ip_payload, struct decap_result *out)
+{
+    if (ip_payload < 8)
+        return fail(out, DECAP_MALFORMED, "IP payload too short for a UDP header");
+    if (s->size < 8)
+        return short_header(out, s, "UDP header truncated");
+    out->src.port = be16(s->p);
+    out->dst.port = be16(s->p + 2);
+    size_t udp_length = be16(s->p + 4);
+    if (udp_length < 8)
+        return fail(out, DECAP_MALFORMED, "UDP length below 8");
+    if (udp_length > ip_payload)
+        return fail(out, DECAP_MALFORMED, "UDP length beyond the IP payload");
+    advance(s, 8);
+    size_t payload = udp_length - 8;
+    if (payload > s->size) {
+        out->payload_expected = payload;
+        out->payload_size = s->size;
+        return short_header(out, s, "UDP payload truncated");
+    }
+    out->payload = s->p;
+    out->payload_size = payload;
+    out->status = DECAP_UDP;
+    out->why = NULL;
+    return DECAP_UDP;
+}
+
+/*
+ * IPv4 header (RFC 791):
+ *
+ *    0       3 4     7 8            15 16   18 19                   31
+ *   +---------+-------+---------------+-------+----------------------+
+ *   | version |  IHL  |      TOS      |         total length         |
+ *   +---------+-------+---------------+-------+----------------------+
+ *   |         identification          | flags |   fragment offset    |
+ *   +-----------------+---------------+-------+----------------------+
+ *   |       TTL       |   protocol    |        header checksum       |
+ *   +-----------------+---------------+------------------------------+
+ *   |                       source address                           |
+ *   |                     destination address                        |
+ *   |                 options (IHL > 5), 0..40 bytes                 |
+ *   +----------------------------------------------------------------+
+ *
+ * Frames can be longer than total length (Ethernet pads to 60 bytes): the
+ * trailer is ignored.
+ */
+static enum decap_status decode_ipv4(struct span *s, struct decap_result *out)
+{
+    if (s->size < 20)
+        return short_header(out, s, "IPv4 header truncated");
+    if (s->p[0] >> 4 != 4)
+        return fail(out, DECAP_MALFORMED, "IPv4 version is not 4");
+    size_t header = (size_t)(s->p[0] & 0x0f) * 4;
+    if (header < 20)
+        return fail(out, DECAP_MALFORMED, "IPv4 header length below 20");
+    size_t total = be16(s->p + 2);
+    if (total < header)
+        return fail(out, DECAP_MALFORMED, "IPv4 total length below header length");
+    if (s->size < header)
+        return short_header(out, s, "IPv4 options truncated");
+    out->src.family = out->dst.family = 4;
+    memcpy(out->src.ip, s->p + 12, 4);
+    memcpy(out->dst.ip, s->p + 16, 4);
+    uint16_t flags_offset = be16(s->p + 6);
+    int more = (flags_offset & 0x2000) != 0;
+    uint32_t offset = (uint32_t)(flags_offset & 0x1fff) * 8;
+    uint8_t protocol = s->p[9];
+    if (more || offset) {
+        out->fragment_id = be16(s->p + 4);
+        out->fragment_offset = offset;
+        out->more_fragments = more;
+        return fail(out, DECAP_FRAGMENT, "IPv4 fragment");
+    }
+    if (protocol != IPPROTO_UDP_)
+        return fail(out, DECAP_NOT_UDP, "IPv4 protocol is not UDP");
+    if (total > s->size && !s->snapped)
+        return fail(out, DECAP_MALFORMED, "IPv4 total length beyond the frame");
+    advance(s, header);
+    if (s->size > total - header)
+        s->size = total - header; /* link-layer padding */
+    return decode_udp(s, total - header, out);
+}
+
+/*
+ * IPv6 header (RFC 8200), then a chain of extension headers:
+ *
+ *   +---------+---------------+-----------------------------------+
+ *   | version | traffic class |            flow label             |
+ *   +---------+---------------+-----------------+-----------------+
+ *   |         payload length  |   next header   |   hop limit     |
+ *   +-------------------------+-----------------+-----------------+
+ *   |              source address (16 bytes)                      |
+ *   |           destination address (16 bytes)                    |
+ *   +-------------------------------------------------------------+
+ *
+ *   extension: [next header][length][...]   hop-by-hop, routing, destination
+ *              options, mobility: (length + 1) * 8 bytes; AH: (length + 2) * 4
+ *   fragment:  [next header][reserved][offset:13 res:2 M:1][identification:32]
+ */
+#define IPV6_MAX_EXTENSIONS 16
+
+static enum decap_status decode_ipv6(struct span *s, struct decap_result *out)
+{
+    if (s->size < 40)
+        return short_header(out, s, "IPv6 header truncated");
+    if (s->p[0] >> 4 != 6)
+        return fail(out, DECAP_MALFORMED, "IPv6 version is not 6");
+    size_t payload = be16(s->p + 4);
+    uint8_t next = s->p[6];
+    out->src.family = out->dst.family = 6;
+    memcpy(out->src.ip, s->p + 8, 16);
+    memcpy(out->dst.ip, s->p + 24, 16);
+    if (payload == 0 && next == IPPROTO_HOPOPTS_)
+        return fail(out, DECAP_NOT_UDP, "IPv6 jumbogram");
+    advance(s, 40);
+    if (payload > s->size && !s->snapped)
+        return fail(out, DECAP_MALFORMED, "IPv6 payload length beyond the frame");
+    if (s->size > payload)
+        s->size = payload;
+
+    for (int n = 0; n < IPV6_MAX_EXTENSIONS; n++) {
+        size_t length;
+        switch (next) {
+        case IPPROTO_UDP_:
+            return decode_udp(s, payload, out);
+        case IPPROTO_HOPOPTS_:
+        case IPPROTO_ROUTING_:
+        case IPPROTO_DSTOPTS_:
+        case IPPROTO_MH_:
+            if (payload < 2)
+                return fail(out, DECAP_MALFORMED, "IPv6 extension header beyond the payload");
+            if (s->size < 2)
+                return short_header(out, s, "IPv6 extension header truncated");
+            length = ((size_t)s->p[1] + 1) * 8;
+            break;
+        case IPPROTO_AH_:
+            if (payload < 2)
+                return fail(out, DECAP_MALFORMED, "IPv6 extension header beyond the payload");
+            if (s->size < 2)
+                return short_header(out, s, "IPv6 extension header truncated");
+            length = ((size_t)s->p[1] + 2) * 4;
+            break;
+        case IPPROTO_FRAGMENT_:
+            if (payload < 8)
+                return fail(out, DECAP_MALFORMED, "IPv6 fragment header beyond the payload");
+            if (s->size < 8)
+                return short_header(out, s, "IPv6 fragment header truncated");
+            out->fragment_offset = (uint32_t)(be16(s->p + 2) & 0xfff8);
+            out->more_fragments = s->p[3] & 1;
+            out->fragment_id = be32(s->p + 4);
+            if (out->fragment_offset || out->more_fragments)
+                return fail(out, DECAP_FRAGMENT, "IPv6 fragment");
+            length = 8; /* an atomic fragment (RFC 6946): carry on */
+            break;
+        case IPPROTO_ESP_:
+            return fail(out, DECAP_NOT_UDP, "IPv6 ESP (encrypted)");
+        case IPPROTO_NONE_:
+            return fail(out, DECAP_NOT_UDP, "IPv6 no next header");
+        default:
+            return fail(out, DECAP_NOT_UDP, "IPv6 next header is not UDP");
+        }
+        if (length > payload)
+            return fail(out, DECAP_MALFORMED, "IPv6 extension header beyond the payload");
+        if (length > s->size)
+            return short_header(out, s, "IPv6 extension header truncated");
+        next = s->p[0];
+        advance(s, length);
+        payload -= length;
+    }
+    return fail(out, DECAP_MALFORMED, "too many IPv6 extension headers");
+}
+
+/* Dispatch on an Ethernet type (also used by the cooked captures). */
+static enum decap_status decode_ethertype(struct span *s, uint16_t type, struct decap_result *out)
+{
+    switch (type) {
+    case ETHERTYPE_IPV4:
+        return decode_ipv4(s, out);
+    case ETHERTYPE_IPV6:
+        return decode_ipv6(s, out);
+    default:
+        return fail(out, DECAP_NOT_IP, "not IPv4 or IPv6");
+    }
+}
+
+/* Version nibble of a raw IP packet. */
+static enum decap_status decode_raw_ip(struct span *s, struct decap_result *out)
+{
+    if (s->size < 1)
+        return short_header(out, s, "empty raw IP frame");
+    switch (s->p[0] >> 4) {
+    case 4:
+        return decode_ipv4(s, out);
+    case 6:
+        return decode_ipv6(s, out);
+    default:
+        return fail(out, DECAP_NOT_IP, "raw frame is not IPv4 or IPv6");
+    }
+}
+
+/*
+ * Ethernet II, with any number of 802.1Q / 802.1ad tags (each tag is 4 bytes
+ * and is consumed, so the loop ends):
+ *
+ *   +-----------+-----------+------+-----+------+-----+------+---------
+ *   | dst (6)   | src (6)   | TPID | TCI | TPID | TCI | type | payload
+ *   +-----------+-----------+------+-----+------+-----+------+---------
+ *                            0x8100/0x88a8/0x9100 (optional, repeated)
+ *
+ * A type below 1536 is an 802.3 length (LLC): not IP.
+ */
+static enum decap_status decode_ethernet(struct span *s, struct decap_result *out)
+{
+    if (s->size < 14)
+        return short_header(out, s, "Ethernet header truncated");
+    advance(s, 12);
+    uint16_t type = be16(s->p);
+    advance(s, 2);
+    while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ1) {
+        if (s->size < 4)
+            return short_header(out, s, "802.1Q tag truncated");
+        type = be16(s->p + 2);
+        advance(s, 4);
+    }
+    if (type < 1536)
+        return fail(out, DECAP_NOT_IP, "802.3 LLC frame");
+    return decode_ethertype(s, type, out);
+}
+
+/*
+ * Linux cooked capture v1 (LINKTYPE_LINUX_SLL), 16 bytes:
+ *
+ *   +-------------+------------+-------------+----------------+----------+
+ *   | packet type | ARPHRD (2) | addr length | address (8)    | protocol |
+ *   |     (2)     |            |     (2)     | (zero padded)  |   (2)    |
+ *   +-------------+------------+-------------+----------------+----------+
+ *
+ * The protocol is an Ethernet type for the link types we care about; VLAN
+ * tags left in by some drivers follow it like on Ethernet.
+ */
+static enum decap_status decode_cooked(struct span *s, uint16_t type, struct decap_result *out)
+{
+    while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ1) {
+        if (s->size < 4)
+            return short_header(out, s, "802.1Q tag truncated");
+        type = be16(s->p + 2);
+        advance(s, 4);
+    }
+    return decode_ethertype(s, type, out);
+}
+
+static enum decap_status decode_sll(struct span *s, struct decap_result *out)
+{
+    if (s->size < 16)
+        return short_header(out, s, "Linux cooked header truncated");
+    uint16_t type = be16(s->p + 14);
+    advance(s, 16);
+    return decode_cooked(s, type, out);
+}
+
+/*
+ * Linux cooked capture v2 (LINKTYPE_LINUX_SLL2), 20 bytes:
+ *
+ *   +----------+----------+-----------+--------+--------+--------+-------------+
+ *   | protocol | reserved | interface | ARPHRD | packet | addr   | address (8) |
+ *   |   (2)    |   (2)    | index (4) |  (2)   | type(1)| len (1)|             |
+ *   +----------+----------+-----------+--------+--------+--------+-------------+
+ */
+static enum decap_status decode_sll2(struct span *s, struct decap_result *out)
+{
+    if (s->size < 20)
+        return short_header(out, s, "Linux cooked v2 header truncated");
+    uint16_t type = be16(s->p);
+    advance(s, 20);
+    return decode_cooked(s, type, out);
+}
+
+/*
+ * BSD loopback: a 4-byte address family, in the byte order of the machine
+ * that wrote the capture (NULL) or in network byte order (LOOP). AF_INET is
+ * 2 everywhere; AF_INET6 is 24 (NetBSD, OpenBSD), 28 (FreeBSD), 30 (macOS)
+ * or 10 (Linux).
+ */
+static enum decap_status decode_loopback(struct span *s, int network_order,
+                                         struct decap_result *out)
+{
+    if (s->size < 4)
+        return short_header(out, s, "loopback header truncated");
+    uint32_t family = network_order ? be32(s->p) : le32(s->p);
+    if (!network_order && family > 0xffff)
+        family = be32(s->p); /* written on a big-endian machine */
+    advance(s, 4);
+    switch (family) {
+    case 2:
+        return decode_ipv4(s, out);
+    case 10:
+    case 24:
+    case 28:
+    case 30:
+        return decode_ipv6(s, out);
+    default:
+        return fail(out, DECAP_NOT_IP, "loopback family is not IPv4 or IPv6");
+    }
+}
+
+enum decap_status decap_frame(int link, const uint8_t *frame, size_t caplen, size_t wirelen,
+                              struct decap_result *out)
+{
+    memset(out, 0, sizeof *out);
+    struct span s = {frame, frame ? caplen : 0, caplen < wirelen};
+    switch (link) {
+    case DECAP_LINK_ETHERNET:
+        return decode_ethernet(&s, out);
+    case DECAP_LINK_LINUX_SLL:
+        return decode_sll(&s, out);
+    case DECAP_LINK_LINUX_SLL2:
+        return decode_sll2(&s, out);
+    case DECAP_LINK_RAW:
+        return decode_raw_ip(&s, out);
+    case DECAP_LINK_IPV4:
+        return decode_ipv4(&s, out);
+    case DECAP_LINK_IPV6:
+        return decode_ipv6(&s, out);
+    case DECAP_LINK_NULL:
+        return decode_loopback(&s, 0, out);
+    case DECAP_LINK_LOOP:
+        return decode_loopback(&s, 1, out);
+    default:
+        return fail(out, DECAP_UNKNOWN_LINK, "unsupported link type");
+    }
+}
+
+int decap_link_supported(int link)
+{
+    switch (link) {
+    case DECAP_LINK_ETHERNET:
+    case DECAP_LINK_LINUX_SLL:
+    case DECAP_LINK_LINUX_SLL2:
+    case DECAP_LINK_RAW:
+    case DECAP_LINK_IPV4:
+    case DECAP_LINK_IPV6:
+    case DECAP_LINK_NULL:
+    case DECAP_LINK_LOOP:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+const char *decap_status_name(enum decap_status s)
+{
+    switch (s) {
+    case DECAP_UDP:
+        return "udp";
+    case DECAP_NOT_IP:
+        return "not-ip";
+    case DECAP_NOT_UDP:
+        return "not-udp";
+    case DECAP_FRAGMENT:
+        return "fragment";
+    case DECAP_SNAPPED:
+        return "snapped";
+    case DECAP_MALFORMED:
+        return "malformed";
+    case DECAP_UNKNOWN_LINK:
+        return "unknown-link";
+    }
+    return "unknown";
+}
+
+/* Formats by hand: this runs once per printed packet. */
+size_t decap_format_address(const struct decap_address *a, char *buf, size_t size)
+{
+    char text[INET6_ADDRSTRLEN + 16];
+    size_t n = 0;
+    if (a->family == 4 || a->family == 6) {
+        if (a->family == 6)
+            text[n++] = '[';
+        if (!inet_ntop(a->family == 4 ? AF_INET : AF_INET6, a->ip, text + n, INET6_ADDRSTRLEN))
+            return 0 < size ? (buf[0] = '\0', 0) : 0;
+        n += strlen(text + n);
+        if (a->family == 6)
+            text[n++] = ']';
+        text[n++] = ':';
+        char digits[6];
+        size_t d = 0;
+        unsigned port = a->port;
+        do {
+            digits[d++] = (char)('0' + port % 10);
+            port /= 10;
+        } while (port);
+        while (d)
+            text[n++] = digits[--d];
+    } else {
+        text[n++] = '-';
+    }
+    if (size == 0)
+        return 0;
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    return n;
+}

@@ -1,0 +1,302 @@
+/*
+ * fields.c -- the field tree of one packet, printed from decoder events.
+ *
+ * JSON mirrors the value tree that `bitsift encode` rebuilds: structs,
+ * vectors and quaternions are objects, arrays are arrays, enums print by
+ * name, bytes as a hex string. Fields the encoder does not need are left
+ * out: framing (CRC, type, end check: the record says the type), checks and
+ * alignment (fixed by the schema), absent conditional fields, and array
+ * counts and indices (the array itself says them). A smallest-three
+ * quaternion keeps all four components (the encoder needs them) and the
+ * index of the largest. An element of a sparse array whose index differs from its
+ * position carries it: {"@index": 7, ...} for a struct, {"@index": 7,
+ * "@value": v} for a scalar ('@' cannot start a schema name).
+ */
+#include <string.h>
+
+#include "fields.h"
+
+void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema *schema, int json,
+                  unsigned indent)
+{
+    p->o = o;
+    p->schema = schema;
+    p->json = json;
+    p->indent = indent;
+    p->depth = 0;
+    p->need_comma = 0;
+    if (json)
+        out_char(o, '{');
+}
+
+static void write_float(struct out *o, float f, int json)
+{
+    char text[48];
+    size_t n = format_float32(text, f);
+    if (json && format_is_nonfinite(text))
+        out_json_string(o, text, n);
+    else
+        out_bytes(o, text, n);
+}
+
+static void write_double(struct out *o, double d, int json)
+{
+    char text[48];
+    size_t n = format_float64(text, d);
+    if (json && format_is_nonfinite(text))
+        out_json_string(o, text, n);
+    else
+        out_bytes(o, text, n);
+}
+
+void fields_write_json_value(struct out *o, const bitsift_value *v)
+{
+    switch (v->kind) {
+    case BITSIFT_VALUE_NONE:
+        out_str(o, "null");
+        break;
+    case BITSIFT_VALUE_BOOL:
+        out_str(o, v->b ? "true" : "false");
+        break;
+    case BITSIFT_VALUE_UINT:
+        out_u64(o, v->u);
+        break;
+    case BITSIFT_VALUE_INT:
+        out_i64(o, v->i);
+        break;
+    case BITSIFT_VALUE_FLOAT:
+        write_float(o, v->f, 1);
+        break;
+    case BITSIFT_VALUE_DOUBLE:
+        write_double(o, v->d, 1);
+        break;
+    case BITSIFT_VALUE_BYTES:
+        out_char(o, '"');
+        out_hex_bytes(o, v->data, v->size);
+        out_char(o, '"');
+        break;
+    case BITSIFT_VALUE_STRING:
+        out_json_string(o, (const char *)v->data, v->size);
+        break;
+    case BITSIFT_VALUE_ENUM:
+        if (v->name)
+            out_json_string(o, v->name, strlen(v->name));
+        else
+            out_i64(o, v->i);
+        break;
+    }
+}
+
+void fields_write_text_value(struct out *o, const bitsift_event *ev)
+{
+    const bitsift_value *v = &ev->value;
+    switch (ev->type) {
+    case BITSIFT_FIELD_CHECK:
+    case BITSIFT_FIELD_CRC:
+    case BITSIFT_FIELD_END_CHECK:
+        if (v->kind == BITSIFT_VALUE_UINT) {
+            out_str(o, "0x");
+            out_hex_u64(o, v->u, 8);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    switch (v->kind) {
+    case BITSIFT_VALUE_NONE:
+        out_str(o, ev->type == BITSIFT_FIELD_ALIGN ? "(align)" : "-");
+        break;
+    case BITSIFT_VALUE_FLOAT:
+        write_float(o, v->f, 0);
+        break;
+    case BITSIFT_VALUE_DOUBLE:
+        write_double(o, v->d, 0);
+        break;
+    case BITSIFT_VALUE_BYTES:
+        if (v->size == 0)
+            out_str(o, "(0 bytes)");
+        out_hex_bytes(o, v->data, v->size);
+        break;
+    case BITSIFT_VALUE_ENUM:
+        if (v->name) {
+            out_str(o, v->name);
+            out_str(o, " (");
+            out_i64(o, v->i);
+            out_char(o, ')');
+        } else {
+            out_i64(o, v->i);
+        }
+        break;
+    default:
+        fields_write_json_value(o, v);
+        break;
+    }
+}
+
+/* Fields left out of JSON (see the top of the file). */
+static int json_skips(const bitsift_event *ev)
+{
+    if (ev->flags & (BITSIFT_EVENT_FRAMING | BITSIFT_EVENT_ABSENT | BITSIFT_EVENT_ARRAY_META))
+        return 1;
+    return ev->type == BITSIFT_FIELD_ALIGN || ev->type == BITSIFT_FIELD_CHECK;
+}
+
+static int in_array(const struct fields_printer *p)
+{
+    return p->depth > 0 && p->depth <= FIELDS_MAX_DEPTH && p->is_array[p->depth - 1];
+}
+
+/* The JSON text before a member: comma, then the key or, in an array, the
+ * element (opening {"@index":..} when its index is not its position).
+ * Returns 1 when a scalar element was wrapped and needs a closing '}'. */
+static int json_member(struct fields_printer *p, const bitsift_event *ev, int is_container)
+{
+    struct out *o = p->o;
+    if (p->need_comma)
+        out_char(o, ',');
+    p->need_comma = 1;
+    if (!in_array(p)) {
+        out_json_string(o, ev->name, strlen(ev->name));
+        out_char(o, ':');
+        return 0;
+    }
+    uint64_t position = p->position[p->depth - 1]++;
+    if (ev->index < 0 || (uint64_t)ev->index == position)
+        return 0;
+    out_str(o, "{\"@index\":");
+    out_i64(o, ev->index);
+    if (is_container) {
+        /* the struct's own members follow after a comma */
+        return 2;
+    }
+    out_str(o, ",\"@value\":");
+    return 1;
+}
+
+static void text_label(struct fields_printer *p, const bitsift_event *ev)
+{
+    struct out *o = p->o;
+    out_repeat(o, ' ', p->indent + 2u * (ev->depth ? ev->depth - 1 : 0));
+    if (ev->index >= 0) {
+        out_char(o, '[');
+        out_i64(o, ev->index);
+        out_char(o, ']');
+    } else {
+        out_str(o, ev->name);
+    }
+}
+
+static bool on_field(void *ctx, const bitsift_event *ev)
+{
+    struct fields_printer *p = ctx;
+    struct out *o = p->o;
+    if (p->json) {
+        if (json_skips(ev))
+            return true;
+        int wrapped = json_member(p, ev, 0);
+        fields_write_json_value(o, &ev->value);
+        if (wrapped)
+            out_char(o, '}');
+        return true;
+    }
+    if (ev->flags & BITSIFT_EVENT_ARRAY_META)
+        return true; /* counts and indices show as the elements themselves */
+    text_label(p, ev);
+    out_str(o, " = ");
+    fields_write_text_value(o, ev);
+    if (ev->flags & BITSIFT_EVENT_ABSENT)
+        out_str(o, " (absent)");
+    if (ev->flags & BITSIFT_EVENT_DERIVED)
+        out_str(o, " (derived)");
+    out_char(o, '\n');
+    return true;
+}
+
+/* The packet's own root struct: its fields print at the top level. */
+static int is_root(const bitsift_event *ev)
+{
+    return ev->depth == 0 && ev->index < 0;
+}
+
+static bool on_enter(void *ctx, const bitsift_event *ev)
+{
+    struct fields_printer *p = ctx;
+    struct out *o = p->o;
+    if (is_root(ev))
+        return true;
+    int is_array = ev->type == BITSIFT_FIELD_ARRAY;
+    int wrapped_array = 0;
+    if (p->json) {
+        int wrapped = json_member(p, ev, 1);
+        wrapped_array = wrapped == 2 && is_array;
+        if (wrapped == 2 && !is_array) {
+            /* {"@index":N already open: the struct's members continue it. */
+            p->need_comma = 1;
+        } else if (wrapped == 2) {
+            out_str(o, ",\"@value\":[");
+            p->need_comma = 0;
+        } else {
+            out_char(o, is_array ? '[' : '{');
+            p->need_comma = 0;
+        }
+    } else {
+        text_label(p, ev);
+        if (is_array && ev->count) {
+            out_str(o, ": ");
+            out_u64(o, ev->count);
+            out_str(o, ev->count == 1 ? " element\n" : " elements\n");
+        } else {
+            out_str(o, ":\n");
+        }
+    }
+    if (p->depth < FIELDS_MAX_DEPTH) {
+        p->is_array[p->depth] = (unsigned char)is_array;
+        p->wrapped[p->depth] = p->json && wrapped_array;
+        p->position[p->depth] = 0;
+    }
+    p->depth++;
+    return true;
+}
+
+/* Close the container at p->depth (already decremented). */
+static void close_container(struct fields_printer *p)
+{
+    if (p->depth >= FIELDS_MAX_DEPTH) {
+        out_char(p->o, '}');
+        return;
+    }
+    out_char(p->o, p->is_array[p->depth] ? ']' : '}');
+    if (p->wrapped[p->depth])
+        out_char(p->o, '}');
+}
+
+static bool on_leave(void *ctx, const bitsift_event *ev)
+{
+    struct fields_printer *p = ctx;
+    if (p->depth == 0 || is_root(ev))
+        return true;
+    p->depth--;
+    if (p->json) {
+        close_container(p);
+        p->need_comma = 1;
+    }
+    return true;
+}
+
+bitsift_visitor fields_visitor(struct fields_printer *p)
+{
+    bitsift_visitor v = {on_field, on_enter, on_leave, p};
+    return v;
+}
+
+void fields_end(struct fields_printer *p)
+{
+    if (!p->json)
+        return;
+    while (p->depth > 0) {
+        p->depth--;
+        close_container(p);
+    }
+    out_char(p->o, '}');
+}

@@ -1,0 +1,40 @@
+/*
+ * fields.h -- print the fields of a packet as the decoder visits them:
+ * an indented tree for people, or the "fields" JSON object of an NDJSON
+ * record. Nothing is allocated per packet beyond the output buffer.
+ */
+#ifndef BITSIFT_FIELDS_H
+#define BITSIFT_FIELDS_H
+
+#include "bitsift.h"
+#include "out.h"
+
+#define FIELDS_MAX_DEPTH 256
+
+struct fields_printer {
+    struct out *o;
+    const bitsift_schema *schema;
+    int json;
+    unsigned indent;                 /* text: spaces before depth 1 */
+    unsigned depth;                  /* open containers */
+    unsigned char is_array[FIELDS_MAX_DEPTH];
+    unsigned char wrapped[FIELDS_MAX_DEPTH]; /* {"@index":N,"@value":[ ... ]} */
+    uint64_t position[FIELDS_MAX_DEPTH]; /* elements written so far in each */
+    int need_comma;
+};
+
+/* Start a packet. JSON writes "{" (the fields object); text writes nothing. */
+void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema *schema, int json,
+                  unsigned indent);
+/* The visitor that prints into p. */
+bitsift_visitor fields_visitor(struct fields_printer *p);
+/* End the packet: JSON closes every container left open by a failure. */
+void fields_end(struct fields_printer *p);
+
+/* One value as text ("1.5", "true", "Red (2)", "\"name\"", "0x12345678"). */
+void fields_write_text_value(struct out *o, const bitsift_event *ev);
+/* One value as JSON (enum by name, bytes as a hex string, non-finite
+ * floats as strings). */
+void fields_write_json_value(struct out *o, const bitsift_value *v);
+
+#endif /* BITSIFT_FIELDS_H */

@@ -1,0 +1,425 @@
+/*
+ * input.c -- walk the command's inputs (captures, packet files, directories,
+ * standard input) and hand their packets to a handler, one at a time.
+ *
+ * Memory stays bounded: a capture is read frame by frame through libpcap,
+ * a packet file is read whole but only up to INPUT_RAW_PACKET_LIMIT, and a
+ * directory listing is held only while it is walked. Directory symlinks are
+ * not followed and the depth is limited, so a link loop cannot hang the run.
+ */
+#define _GNU_SOURCE /* fopencookie */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "input.h"
+
+#define MAX_DIRECTORY_DEPTH 64
+/* The bytes of standard input kept to replay after libpcap looked at them:
+ * more than the 4-byte magic libpcap reads before it gives up. */
+#define STDIN_PEEK 64
+
+struct walk {
+    const struct input_options *options;
+    const struct input_handler *handler;
+    struct input_counts *counts;
+    uint8_t *buffer; /* a raw packet file's bytes, reused */
+    size_t buffer_size;
+    int stopped;
+};
+
+static void *problem_ctx(const struct walk *w)
+{
+    return w->handler->problem_ctx ? w->handler->problem_ctx : w->handler->ctx;
+}
+
+static void problem(struct walk *w, const char *source, uint64_t index, const char *message)
+{
+    w->counts->errors++;
+    if (w->handler->problem)
+        w->handler->problem(problem_ctx(w), source, index, message);
+}
+
+static void problem_errno(struct walk *w, const char *source, const char *what)
+{
+    char message[256];
+    snprintf(message, sizeof message, "%s: %s", what, strerror(errno));
+    problem(w, source, 0, message);
+}
+
+static void begin(struct walk *w, const char *source, int is_capture)
+{
+    w->counts->inputs++;
+    if (w->handler->begin)
+        w->handler->begin(w->handler->ctx, source, is_capture);
+}
+
+static void end(struct walk *w, const char *source)
+{
+    if (w->handler->end)
+        w->handler->end(w->handler->ctx, source);
+}
+
+static void deliver(struct walk *w, const struct input_packet *p)
+{
+    w->counts->packets++;
+    if (w->handler->packet(w->handler->ctx, p))
+        w->stopped = 1;
+}
+
+/* One frame that did not yield a UDP payload: count it, and report the
+ * ones that might have been a game packet we could not read. */
+static void frame_not_decoded(struct walk *w, const char *source, uint64_t index,
+                              const struct decap_result *r)
+{
+    char message[256];
+    switch (r->status) {
+    case DECAP_NOT_IP:
+        w->counts->not_ip++;
+        return;
+    case DECAP_NOT_UDP:
+        w->counts->not_udp++;
+        return;
+    case DECAP_FRAGMENT:
+        w->counts->fragments++;
+        snprintf(message, sizeof message,
+                 "%s (id 0x%x, offset %u, %s) skipped: fragments are not reassembled",
+                 r->why, (unsigned)r->fragment_id, (unsigned)r->fragment_offset,
+                 r->more_fragments ? "more follow" : "last");
+        break;
+    case DECAP_SNAPPED:
+        w->counts->snapped++;
+        if (r->payload_expected)
+            snprintf(message, sizeof message,
+                     "UDP payload cut by the snap length (captured %zu of %zu bytes)",
+                     r->payload_size, r->payload_expected);
+        else
+            snprintf(message, sizeof message, "cut by the snap length: %s", r->why);
+        break;
+    default:
+        w->counts->malformed++;
+        snprintf(message, sizeof message, "malformed frame: %s", r->why);
+        break;
+    }
+    if (w->handler->problem)
+        w->handler->problem(problem_ctx(w), source, index, message);
+}
+
+static void read_capture(struct walk *w, const char *source, capture *c)
+{
+    char error[CAPTURE_ERROR_SIZE];
+    int link = capture_link_type(c);
+    begin(w, source, 1);
+    if (!decap_link_supported(link)) {
+        snprintf(error, sizeof error,
+                 "unsupported link type %s (%d); bitsift reads Ethernet, Linux cooked v1/v2, "
+                 "raw IP and BSD loopback",
+                 capture_link_name(c), link);
+        problem(w, source, 0, error);
+        end(w, source);
+        return;
+    }
+    if (w->options->filter && capture_set_filter(c, w->options->filter, error) != 0) {
+        problem(w, source, 0, error);
+        end(w, source);
+        return;
+    }
+    struct capture_frame frame;
+    uint64_t index = 0;
+    int r;
+    while (!w->stopped && (r = capture_next(c, &frame, error)) == 1) {
+        index++;
+        w->counts->frames++;
+        struct decap_result d;
+        if (decap_frame(link, frame.data, frame.caplen, frame.wirelen, &d) != DECAP_UDP) {
+            frame_not_decoded(w, source, index, &d);
+            continue;
+        }
+        struct input_packet p = {
+            .source = source,
+            .index = index,
+            .from_capture = 1,
+            .sec = frame.sec,
+            .nsec = frame.nsec,
+            .src = &d.src,
+            .dst = &d.dst,
+            .data = d.payload,
+            .size = d.payload_size,
+        };
+        deliver(w, &p);
+    }
+    if (!w->stopped && r < 0)
+        problem(w, source, index + 1, error);
+    end(w, source);
+}
+
+/* A raw packet file: `prefix` holds bytes already read from fp. */
+static void read_packet_file(struct walk *w, const char *source, FILE *fp, const uint8_t *prefix,
+                             size_t prefix_size)
+{
+    size_t size = prefix_size;
+    if (w->buffer_size < prefix_size + 4096) {
+        size_t want = prefix_size + 65536;
+        uint8_t *b = realloc(w->buffer, want);
+        if (!b) {
+            problem(w, source, 0, "out of memory");
+            return;
+        }
+        w->buffer = b;
+        w->buffer_size = want;
+    }
+    if (prefix_size)
+        memmove(w->buffer, prefix, prefix_size);
+    for (;;) {
+        if (size == w->buffer_size) {
+            if (w->buffer_size >= INPUT_RAW_PACKET_LIMIT + 1) {
+                char message[128];
+                snprintf(message, sizeof message,
+                         "packet file larger than the %u MiB limit", INPUT_RAW_PACKET_LIMIT >> 20);
+                problem(w, source, 0, message);
+                return;
+            }
+            size_t want = w->buffer_size * 2;
+            if (want > INPUT_RAW_PACKET_LIMIT + 1)
+                want = INPUT_RAW_PACKET_LIMIT + 1;
+            uint8_t *b = realloc(w->buffer, want);
+            if (!b) {
+                problem(w, source, 0, "out of memory");
+                return;
+            }
+            w->buffer = b;
+            w->buffer_size = want;
+        }
+        size_t n = fread(w->buffer + size, 1, w->buffer_size - size, fp);
+        size += n;
+        if (n == 0)
+            break;
+    }
+    if (ferror(fp)) {
+        problem_errno(w, source, "read error");
+        return;
+    }
+    begin(w, source, 0);
+    if (size == 0) {
+        problem(w, source, 0, "empty file: no packet");
+    } else {
+        struct input_packet p = {.source = source, .index = 1, .data = w->buffer, .size = size};
+        deliver(w, &p);
+    }
+    end(w, source);
+}
+
+/* A regular file (or a device): a capture when libpcap recognises it. */
+static void read_file(struct walk *w, const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        problem_errno(w, path, "cannot open");
+        return;
+    }
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size < 4) {
+        /* Too short for any capture header: libpcap would call it truncated. */
+        read_packet_file(w, path, fp, NULL, 0);
+        fclose(fp);
+        return;
+    }
+    char error[CAPTURE_ERROR_SIZE];
+    capture *c;
+    switch (capture_open_stream(fp, &c, error)) {
+    case CAPTURE_OPENED:
+        read_capture(w, path, c);
+        capture_close(c);
+        return;
+    case CAPTURE_NOT_A_CAPTURE:
+        if (fseek(fp, 0, SEEK_SET) != 0) {
+            problem_errno(w, path, "cannot rewind");
+            break;
+        }
+        clearerr(fp);
+        read_packet_file(w, path, fp, NULL, 0);
+        break;
+    case CAPTURE_FAILED:
+        begin(w, path, 1);
+        problem(w, path, 0, error);
+        end(w, path);
+        break;
+    }
+    fclose(fp);
+}
+
+/*
+ * Standard input cannot be rewound, so its first bytes are read here and
+ * replayed to libpcap through a cookie stream; when libpcap does not know
+ * the format, the same bytes start the raw packet. The cookie hands out
+ * the peeked bytes alone before it reads further, so libpcap's stdio buffer
+ * never holds more than those when it gives up.
+ */
+struct replay {
+    const uint8_t *peek;
+    size_t peek_size, peek_pos;
+    int fd;
+};
+
+static ssize_t replay_read(void *cookie, char *buf, size_t size)
+{
+    struct replay *r = cookie;
+    if (r->peek_pos < r->peek_size) {
+        size_t n = r->peek_size - r->peek_pos;
+        if (n > size)
+            n = size;
+        memcpy(buf, r->peek + r->peek_pos, n);
+        r->peek_pos += n;
+        return (ssize_t)n;
+    }
+    for (;;) {
+        ssize_t n = read(r->fd, buf, size);
+        if (n >= 0 || errno != EINTR)
+            return n;
+    }
+}
+
+static int replay_close(void *cookie)
+{
+    (void)cookie;
+    return 0;
+}
+
+static void read_stdin(struct walk *w)
+{
+    const char *source = "<stdin>";
+    uint8_t peek[STDIN_PEEK];
+    size_t size = 0;
+    while (size < sizeof peek) {
+        ssize_t n = read(STDIN_FILENO, peek + size, sizeof peek - size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            problem_errno(w, source, "read error");
+            return;
+        }
+        if (n == 0)
+            break;
+        size += (size_t)n;
+    }
+    if (size >= 4) {
+        struct replay r = {peek, size, 0, STDIN_FILENO};
+        cookie_io_functions_t io = {.read = replay_read, .close = replay_close};
+        FILE *fp = fopencookie(&r, "rb", io);
+        if (!fp) {
+            problem_errno(w, source, "cannot read");
+            return;
+        }
+        char error[CAPTURE_ERROR_SIZE];
+        capture *c;
+        switch (capture_open_stream(fp, &c, error)) {
+        case CAPTURE_OPENED:
+            read_capture(w, source, c);
+            capture_close(c);
+            return;
+        case CAPTURE_FAILED:
+            begin(w, source, 1);
+            problem(w, source, 0, error);
+            end(w, source);
+            fclose(fp);
+            return;
+        case CAPTURE_NOT_A_CAPTURE:
+            fclose(fp);
+            break;
+        }
+    }
+    /* Not a capture: the peeked bytes, then whatever is left. */
+    FILE *rest = fdopen(dup(STDIN_FILENO), "rb");
+    if (!rest) {
+        problem_errno(w, source, "cannot read");
+        return;
+    }
+    read_packet_file(w, source, rest, peek, size);
+    fclose(rest);
+}
+
+static int name_order(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int visible(const struct dirent *e)
+{
+    return e->d_name[0] != '.';
+}
+
+static void read_path(struct walk *w, const char *path, int depth);
+
+static void read_directory(struct walk *w, const char *path, int depth)
+{
+    if (depth > MAX_DIRECTORY_DEPTH) {
+        problem(w, path, 0, "directories nested too deep");
+        return;
+    }
+    struct dirent **entries;
+    int n = scandir(path, &entries, visible, name_order);
+    if (n < 0) {
+        problem_errno(w, path, "cannot read directory");
+        return;
+    }
+    size_t length = strlen(path);
+    int slash = length > 0 && path[length - 1] == '/';
+    for (int i = 0; i < n; i++) {
+        if (!w->stopped) {
+            size_t size = length + strlen(entries[i]->d_name) + 2;
+            char *child = malloc(size);
+            if (child) {
+                snprintf(child, size, "%s%s%s", path, slash ? "" : "/", entries[i]->d_name);
+                read_path(w, child, depth + 1);
+                free(child);
+            } else {
+                problem(w, path, 0, "out of memory");
+            }
+        }
+        free(entries[i]);
+    }
+    free(entries);
+}
+
+static void read_path(struct walk *w, const char *path, int depth)
+{
+    if (strcmp(path, "-") == 0 && depth == 0) {
+        read_stdin(w);
+        return;
+    }
+    struct stat st;
+    /* Inside a directory, a symlink to a directory is not followed. */
+    if ((depth ? lstat(path, &st) : stat(path, &st)) != 0) {
+        problem_errno(w, path, "cannot open");
+        return;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        read_directory(w, path, depth);
+        return;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        if (stat(path, &st) != 0) {
+            problem_errno(w, path, "cannot open");
+            return;
+        }
+        if (S_ISDIR(st.st_mode))
+            return; /* a linked directory: skipped to avoid loops */
+    }
+    read_file(w, path);
+}
+
+int input_run(char *const *paths, size_t count, const struct input_options *options,
+              const struct input_handler *handler, struct input_counts *counts)
+{
+    struct walk w = {options, handler, counts, NULL, 0, 0};
+    for (size_t i = 0; i < count && !w.stopped; i++)
+        read_path(&w, paths[i], 0);
+    free(w.buffer);
+    return w.stopped;
+}

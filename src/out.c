@@ -1,0 +1,503 @@
+/*
+ * out.c -- buffered output and the number, string and time formats the
+ * command prints (see out.h for why no printf here).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out.h"
+
+#define OUT_BUFFER 65536
+
+void out_init(struct out *o, FILE *fp)
+{
+    o->fp = fp;
+    o->buf = malloc(OUT_BUFFER);
+    o->cap = o->buf ? OUT_BUFFER : 0;
+    o->len = 0;
+    o->failed = o->buf == NULL;
+}
+
+void out_flush(struct out *o)
+{
+    if (!o->fp)
+        return;
+    if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
+        o->failed = 1;
+    o->len = 0;
+    if (fflush(o->fp) != 0)
+        o->failed = 1;
+}
+
+int out_finish(struct out *o)
+{
+    out_flush(o);
+    free(o->buf);
+    o->buf = NULL;
+    o->cap = 0;
+    if (o->fp && ferror(o->fp))
+        o->failed = 1;
+    return o->failed ? -1 : 0;
+}
+
+/* A memory buffer (fp NULL) grows; it is bounded by what the caller puts in. */
+static int out_grow(struct out *o, size_t size)
+{
+    size_t cap = o->cap ? o->cap : 256;
+    while (cap - o->len < size)
+        cap *= 2;
+    char *b = realloc(o->buf, cap);
+    if (!b) {
+        o->failed = 1;
+        return -1;
+    }
+    o->buf = b;
+    o->cap = cap;
+    return 0;
+}
+
+void out_init_memory(struct out *o)
+{
+    o->fp = NULL;
+    o->buf = NULL;
+    o->cap = o->len = 0;
+    o->failed = 0;
+}
+
+void out_bytes(struct out *o, const void *data, size_t size)
+{
+    if (!o->fp) {
+        if (o->cap - o->len < size && out_grow(o, size) != 0)
+            return;
+        memcpy(o->buf + o->len, data, size);
+        o->len += size;
+        return;
+    }
+    if (o->cap - o->len < size) {
+        if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
+            o->failed = 1;
+        o->len = 0;
+        if (size > o->cap) {
+            if (fwrite(data, 1, size, o->fp) != size)
+                o->failed = 1;
+            return;
+        }
+    }
+    memcpy(o->buf + o->len, data, size);
+    o->len += size;
+}
+
+void out_str(struct out *o, const char *s)
+{
+    out_bytes(o, s, strlen(s));
+}
+
+void out_char(struct out *o, char c)
+{
+    if (o->len == o->cap) {
+        out_bytes(o, &c, 1);
+        return;
+    }
+    o->buf[o->len++] = c;
+}
+
+void out_repeat(struct out *o, char c, size_t n)
+{
+    char chunk[64];
+    memset(chunk, c, sizeof chunk);
+    while (n) {
+        size_t k = n < sizeof chunk ? n : sizeof chunk;
+        out_bytes(o, chunk, k);
+        n -= k;
+    }
+}
+
+void out_u64_width(struct out *o, uint64_t v, unsigned width)
+{
+    char digits[24];
+    size_t n = 0;
+    do {
+        digits[sizeof digits - 1 - n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n < width && n < sizeof digits)
+        digits[sizeof digits - 1 - n++] = '0';
+    out_bytes(o, digits + sizeof digits - n, n);
+}
+
+void out_u64(struct out *o, uint64_t v)
+{
+    out_u64_width(o, v, 1);
+}
+
+void out_i64(struct out *o, int64_t v)
+{
+    if (v < 0) {
+        out_char(o, '-');
+        out_u64(o, (uint64_t)0 - (uint64_t)v);
+    } else {
+        out_u64(o, (uint64_t)v);
+    }
+}
+
+static const char hex_digits[] = "0123456789abcdef";
+
+void out_hex_u64(struct out *o, uint64_t v, unsigned digits)
+{
+    char text[16];
+    if (digits < 1)
+        digits = 1;
+    if (digits > 16)
+        digits = 16;
+    for (unsigned i = 0; i < digits; i++)
+        text[digits - 1 - i] = hex_digits[(v >> (4 * i)) & 15];
+    out_bytes(o, text, digits);
+}
+
+void out_hex_bytes(struct out *o, const uint8_t *data, size_t size)
+{
+    char chunk[128];
+    while (size) {
+        size_t k = size < sizeof chunk / 2 ? size : sizeof chunk / 2;
+        for (size_t i = 0; i < k; i++) {
+            chunk[2 * i] = hex_digits[data[i] >> 4];
+            chunk[2 * i + 1] = hex_digits[data[i] & 15];
+        }
+        out_bytes(o, chunk, 2 * k);
+        data += k;
+        size -= k;
+    }
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
+static size_t utf8_sequence(const unsigned char *s, size_t left)
+{
+    unsigned char c = s[0];
+    size_t n;
+    uint32_t cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (left < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+        return 0;
+    return n;
+}
+
+void out_json_string(struct out *o, const char *text, size_t size)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    out_char(o, '"');
+    size_t run = 0; /* bytes that need no escape, written in one go */
+    for (size_t i = 0; i < size;) {
+        unsigned char c = s[i];
+        size_t n = c >= 0x20 && c != '"' && c != '\\' ? utf8_sequence(s + i, size - i) : 0;
+        if (n) {
+            i += n;
+            run += n;
+            continue;
+        }
+        out_bytes(o, s + i - run, run);
+        run = 0;
+        switch (c) {
+        case '"':
+            out_str(o, "\\\"");
+            break;
+        case '\\':
+            out_str(o, "\\\\");
+            break;
+        case '\n':
+            out_str(o, "\\n");
+            break;
+        case '\t':
+            out_str(o, "\\t");
+            break;
+        case '\r':
+            out_str(o, "\\r");
+            break;
+        default: {
+            char esc[6] = {'\\', 'u', '0', '0', hex_digits[c >> 4], hex_digits[c & 15]};
+            out_bytes(o, esc, sizeof esc);
+        }
+        }
+        i++;
+    }
+    out_bytes(o, s + size - run, run);
+    out_char(o, '"');
+}
+
+/*
+ * Floats: the shortest of "%.{p}g" for p from the smallest precision that
+ * can be needed upwards that reads back to the same value. A float32 that
+ * rounds-trips in 6 digits or fewer comes out of %.6g with its trailing
+ * zeros stripped, so starting at 6 (15 for doubles) still gives the
+ * shortest text, with at most 4 (3) attempts.
+ */
+static size_t nonfinite(char *buf, int negative, int is_nan, uint64_t bits, unsigned digits)
+{
+    size_t n = 0;
+    if (is_nan) {
+        memcpy(buf, "nan:0x", 6);
+        n = 6;
+        for (unsigned i = 0; i < digits; i++)
+            buf[n + digits - 1 - i] = hex_digits[(bits >> (4 * i)) & 15];
+        n += digits;
+    } else {
+        if (negative)
+            buf[n++] = '-';
+        memcpy(buf + n, "inf", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+    return n;
+}
+
+/* Make sure a JSON reader sees a real: "1" -> "1.0", "1e+30" stays. */
+static size_t as_real(char *buf, size_t n)
+{
+    if (!strpbrk(buf, ".e")) {
+        memcpy(buf + n, ".0", 3);
+        n += 2;
+    }
+    return n;
+}
+
+size_t format_float32(char *buf, float v)
+{
+    if (!isfinite(v)) {
+        uint32_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        return nonfinite(buf, signbit(v) != 0, isnan(v), bits, 8);
+    }
+    int n = 0;
+    for (int p = 6; p <= 9; p++) {
+        n = snprintf(buf, 32, "%.*g", p, (double)v);
+        if (strtof(buf, NULL) == v)
+            break;
+    }
+    return as_real(buf, (size_t)n);
+}
+
+size_t format_float64(char *buf, double v)
+{
+    if (!isfinite(v)) {
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        return nonfinite(buf, signbit(v) != 0, isnan(v), bits, 16);
+    }
+    int n = 0;
+    for (int p = 15; p <= 17; p++) {
+        n = snprintf(buf, 40, "%.*g", p, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return as_real(buf, (size_t)n);
+}
+
+int format_is_nonfinite(const char *text)
+{
+    return text[0] == 'n' || text[0] == 'i' || (text[0] == '-' && text[1] == 'i');
+}
+
+static int parse_nan_bits(const char *text, uint64_t *bits)
+{
+    if (strncmp(text, "nan:0x", 6) != 0)
+        return -1;
+    char *end;
+    errno = 0;
+    *bits = strtoull(text + 6, &end, 16);
+    return errno || *end || end == text + 6 ? -1 : 0;
+}
+
+int parse_float32(const char *text, float *v)
+{
+    uint64_t bits;
+    if (parse_nan_bits(text, &bits) == 0) {
+        uint32_t b = (uint32_t)bits;
+        if (bits > 0xffffffffu)
+            return -1;
+        memcpy(v, &b, sizeof b);
+        return isnan(*v) ? 0 : -1;
+    }
+    char *end;
+    *v = strtof(text, &end);
+    return end == text || *end ? -1 : 0;
+}
+
+int parse_float64(const char *text, double *v)
+{
+    uint64_t bits;
+    if (parse_nan_bits(text, &bits) == 0) {
+        memcpy(v, &bits, sizeof bits);
+        return isnan(*v) ? 0 : -1;
+    }
+    char *end;
+    *v = strtod(text, &end);
+    return end == text || *end ? -1 : 0;
+}
+
+/* Days since 1970-01-01 to a civil date (H. Hinnant's algorithm), valid
+ * over the whole int64 range that a capture timestamp can hold. */
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    unsigned doe = (unsigned)(z - era * 146097);
+    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t year = (int64_t)yoe + era * 400;
+    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    unsigned mp = (5 * doy + 2) / 153;
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = year + (*m <= 2);
+}
+
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+static size_t put_digits(char *buf, uint64_t v, unsigned width)
+{
+    for (unsigned i = 0; i < width; i++) {
+        buf[width - 1 - i] = (char)('0' + v % 10);
+        v /= 10;
+    }
+    return width;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+size_t format_time_rfc3339(char *buf, int64_t sec, uint32_t nsec)
+{
+    int64_t days = floor_div(sec, 86400);
+    int64_t rest = sec - days * 86400;
+    int64_t year;
+    unsigned month, day;
+    civil_from_days(days, &year, &month, &day);
+    if (year < 0 || year > 9999)
+        year = year < 0 ? 0 : 9999; /* outside RFC 3339: clamp the year */
+    size_t n = 0;
+    n += put_digits(buf + n, (uint64_t)year, 4);
+    buf[n++] = '-';
+    n += put_digits(buf + n, month, 2);
+    buf[n++] = '-';
+    n += put_digits(buf + n, day, 2);
+    buf[n++] = 'T';
+    n += put_digits(buf + n, (uint64_t)rest / 3600, 2);
+    buf[n++] = ':';
+    n += put_digits(buf + n, (uint64_t)rest / 60 % 60, 2);
+    buf[n++] = ':';
+    n += put_digits(buf + n, (uint64_t)rest % 60, 2);
+    buf[n++] = '.';
+    n += put_digits(buf + n, nsec % 1000000000u, 9);
+    buf[n++] = 'Z';
+    buf[n] = '\0';
+    return n;
+}
+
+size_t format_time_of_day(char *buf, int64_t sec, uint32_t nsec)
+{
+    int64_t rest = sec - floor_div(sec, 86400) * 86400;
+    size_t n = 0;
+    n += put_digits(buf + n, (uint64_t)rest / 3600, 2);
+    buf[n++] = ':';
+    n += put_digits(buf + n, (uint64_t)rest / 60 % 60, 2);
+    buf[n++] = ':';
+    n += put_digits(buf + n, (uint64_t)rest % 60, 2);
+    buf[n++] = '.';
+    n += put_digits(buf + n, nsec % 1000000000u / 1000, 6);
+    buf[n] = '\0';
+    return n;
+}
+
+/* Read exactly `width` digits. */
+static int read_digits(const char **p, unsigned width, unsigned *v)
+{
+    *v = 0;
+    for (unsigned i = 0; i < width; i++) {
+        char c = (*p)[i];
+        if (c < '0' || c > '9')
+            return -1;
+        *v = *v * 10 + (unsigned)(c - '0');
+    }
+    *p += width;
+    return 0;
+}
+
+int parse_time_rfc3339(const char *text, int64_t *sec, uint32_t *nsec)
+{
+    const char *p = text;
+    unsigned year, month, day, hour, minute, second, frac = 0;
+    if (read_digits(&p, 4, &year) || *p++ != '-' || read_digits(&p, 2, &month) || *p++ != '-' ||
+        read_digits(&p, 2, &day) || (*p != 'T' && *p != 't' && *p != ' '))
+        return -1;
+    p++;
+    if (read_digits(&p, 2, &hour) || *p++ != ':' || read_digits(&p, 2, &minute) ||
+        *p++ != ':' || read_digits(&p, 2, &second))
+        return -1;
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 ||
+        second > 60)
+        return -1;
+    if (*p == '.') {
+        p++;
+        unsigned digits = 0;
+        while (*p >= '0' && *p <= '9') {
+            if (digits < 9) {
+                frac = frac * 10 + (unsigned)(*p - '0');
+                digits++;
+            }
+            p++;
+        }
+        if (digits == 0)
+            return -1;
+        while (digits++ < 9)
+            frac *= 10;
+    }
+    int64_t offset = 0;
+    if (*p == 'Z' || *p == 'z') {
+        p++;
+    } else if (*p == '+' || *p == '-') {
+        int sign = *p++ == '-' ? -1 : 1;
+        unsigned oh, om;
+        if (read_digits(&p, 2, &oh) || *p++ != ':' || read_digits(&p, 2, &om))
+            return -1;
+        offset = sign * (int64_t)(oh * 3600 + om * 60);
+    } else {
+        return -1;
+    }
+    if (*p)
+        return -1;
+    *sec = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second -
+           offset;
+    *nsec = frac;
+    return 0;
+}

@@ -1,0 +1,29 @@
+/*
+ * record.h -- the pieces of output every subcommand words the same way:
+ * the JSON keys that say where a packet came from, and a decoding failure
+ * as text ("reason (expected ..., got ...)") and as a JSON object.
+ */
+#ifndef BITSIFT_RECORD_H
+#define BITSIFT_RECORD_H
+
+#include "bitsift.h"
+#include "input.h"
+#include "out.h"
+
+/* "index":N,"source":"...","time":"...","src":"...","dst":"...","length":L
+ * (time, src and dst only for packets from a capture). No braces. */
+void record_json_origin(struct out *o, const struct input_packet *p);
+
+/* The reason of a failure: "raw value above range (expected <= 4, got 7)". */
+void record_reason(struct out *o, const bitsift_failure *f);
+
+/* {"kind":"range","field":"a.b","bit":B,"message":"...","expected":E,"got":G} */
+void record_json_error(struct out *o, const bitsift_result *res);
+
+/* "field.path @bit B: reason" (the field is "packet" when the failure has no path). */
+void record_text_failure(struct out *o, const bitsift_result *res);
+
+/* The failure of a packet no schema claimed (several -s, no CRC fits). */
+void record_no_protocol(bitsift_result *res);
+
+#endif /* BITSIFT_RECORD_H */
