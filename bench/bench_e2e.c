@@ -139,6 +139,10 @@ struct child_run {
     double max_rss_mib;
 };
 
+/* Where the uninstalled library is, for running the real executable
+ * behind a libtool wrapper script ("" when not needed). */
+static char child_library_path[4096];
+
 /* Run argv[0] with stdout (and stdin) on /dev/null; stderr stays. */
 static struct child_run run_child(char *const argv[])
 {
@@ -149,6 +153,8 @@ static struct child_run run_child(char *const argv[])
         return r;
     }
     if (pid == 0) {
+        if (child_library_path[0])
+            setenv("LD_LIBRARY_PATH", child_library_path, 1);
         int null = open("/dev/null", O_RDWR);
         if (null >= 0) {
             dup2(null, STDIN_FILENO);
@@ -199,6 +205,16 @@ int main(int argc, char **argv)
         bench_row_na("4", "decode --format json, 1 M packets", why);
         bench_row_na("4", "validate peak RSS, 4 M packets", why);
         return 0;
+    }
+
+    /* In a build tree src/bitsift is a libtool wrapper script whose shell
+     * costs about 0.1 s of CPU per run, which the bare loop does not pay:
+     * run the real program behind it instead. */
+    char real[4096];
+    snprintf(real, sizeof real, "%s/src/.libs/bitsift", argv[1]);
+    if (access(real, X_OK) == 0) {
+        snprintf(bitsift, sizeof bitsift, "%s", real);
+        snprintf(child_library_path, sizeof child_library_path, "%s/lib/.libs", argv[1]);
     }
 
     const char *inputs[] = {schema, self, lib};
