@@ -126,6 +126,13 @@ bool bitsift_read_object_index(bitsift_reader *r, int32_t previous, int32_t max_
         return bitsift_reader_fail(r, BITSIFT_E_RANGE, start, "object index beyond max_objects",
                                    (uint64_t)(uint32_t)max_objects,
                                    (uint64_t)((int64_t)previous + d));
+    /* The middle tiers are fixed ranges; a step above max_objects + 1 from
+     * one of them is one no writer makes (the writer refuses it); only a
+     * previous below -1 gets here. */
+    if (BITSIFT_UNLIKELY(d > (int64_t)max_objects + 1))
+        return bitsift_reader_fail(r, BITSIFT_E_RANGE, start,
+                                   "object index step beyond max_objects + 1",
+                                   (uint64_t)max_objects + 1, (uint64_t)d);
     *current = (int32_t)((int64_t)previous + d);
     return true;
 }

@@ -861,6 +861,32 @@ static void write_object_ladder(bitsift_writer *w, int64_t d, int32_t max_object
         assert_true(bitsift_write_bits(w, width, (uint64_t)(d - 126)));
 }
 
+/* With a previous below -1 an index can stay within max_objects while its
+ * step (from a fixed middle tier) exceeds max_objects + 1; the writer
+ * refuses such a step, so the reader must too (found by fuzz_reader). */
+static void test_object_index_step_beyond_max(void **state)
+{
+    (void)state;
+    const int32_t max_objects = 6, previous = -100;
+    for (int64_t d = max_objects + 2; previous + d <= max_objects; d++) {
+        pair p;
+        pair_init(&p);
+        write_object_ladder(&p.w, d, max_objects);
+        bitsift_writer w;
+        uint8_t buf[8];
+        bitsift_writer_init(&w, buf, sizeof buf);
+        assert_false(bitsift_write_object_index(&w, previous, max_objects, (int32_t)(previous + d)));
+        bitsift_reader r;
+        int32_t got = -7;
+        reader_over(&r, &p);
+        assert_false(bitsift_read_object_index(&r, previous, max_objects, &got));
+        assert_reader_failed(&r, BITSIFT_E_RANGE, 0);
+        assert_int_equal(bitsift_reader_failure(&r)->expected, max_objects + 1);
+        assert_int_equal(bitsift_reader_failure(&r)->got, d);
+        assert_int_equal(got, -7);
+    }
+}
+
 static void test_object_index(void **state)
 {
     (void)state;
@@ -1017,6 +1043,7 @@ int main(void)
         cmocka_unit_test(test_check_markers),
         cmocka_unit_test(test_int_relative),
         cmocka_unit_test(test_object_index),
+        cmocka_unit_test(test_object_index_step_beyond_max),
         cmocka_unit_test(test_sequence_relative),
         cmocka_unit_test(test_ack_relative),
     };
