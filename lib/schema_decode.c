@@ -56,9 +56,8 @@ void schema_result_init(bitsift_result *res)
 
 /* ---- paths ---------------------------------------------------------------- */
 
-static void path_append(struct decoder *d, const char *name)
+static void path_append_n(struct decoder *d, const char *name, size_t n)
 {
-    size_t n = strlen(name);
     size_t need = n + (d->path_len ? 1 : 0);
     if (d->path_len + need + 1 > sizeof d->path)
         return; /* deeper parts of an over-long path are dropped */
@@ -68,13 +67,37 @@ static void path_append(struct decoder *d, const char *name)
     d->path_len += n;
 }
 
+static void path_append(struct decoder *d, const char *name)
+{
+    path_append_n(d, name, strlen(name));
+}
+
+/* An op's own name: its length is known. */
+static void path_append_op(struct decoder *d, const struct schema_op *op)
+{
+    path_append_n(d, op->name, op->name_len);
+}
+
+/* "[index]", written by hand: this runs for every array element of a
+ * visited packet, and snprintf costs more than the rest of the element. */
 static void path_index(struct decoder *d, int64_t index)
 {
     char buf[24];
-    int n = snprintf(buf, sizeof buf, "[%lld]", (long long)index);
-    if (n > 0 && d->path_len + (size_t)n + 1 <= sizeof d->path) {
-        memcpy(d->path + d->path_len, buf, (size_t)n + 1);
-        d->path_len += (size_t)n;
+    char *p = buf + sizeof buf;
+    uint64_t u = index < 0 ? 0 - (uint64_t)index : (uint64_t)index;
+    *--p = 0;
+    *--p = ']';
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (index < 0)
+        *--p = '-';
+    *--p = '[';
+    size_t n = (size_t)(buf + sizeof buf - 1 - p);
+    if (d->path_len + n + 1 <= sizeof d->path) {
+        memcpy(d->path + d->path_len, p, n + 1);
+        d->path_len += n;
     }
 }
 
@@ -121,7 +144,7 @@ static bool emit_leaf(struct decoder *d, const struct schema_op *op, int id, con
 {
     size_t len = d->path_len;
     if (d->paths && !op->element)
-        path_append(d, name);
+        path_append_n(d, name, name == op->name ? op->name_len : strlen(name));
     bool ok = emit(d, d->v->field, op->element ? op->name : name, id, type, bit, bits, 0, flags,
                    value);
     if (d->paths)
@@ -175,7 +198,7 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
     static const char *const names[] = {"x", "y", "z", "w"};
     size_t len = d->path_len;
     if (d->paths && !op->element)
-        path_append(d, op->name);
+        path_append_op(d, op);
     const char *qname = op->element ? op->name : op->name;
     d->depth++;
     bool ok = true;
@@ -360,7 +383,7 @@ static bool read_leaf(struct decoder *d, const struct schema_op *op)
     if (BITSIFT_LIKELY(read_leaf_value(d, op)))
         return true;
     if (d->paths && !op->element && !d->stopped)
-        path_append(d, op->name);
+        path_append_op(d, op);
     return false;
 }
 
@@ -400,7 +423,7 @@ static bool enter(struct decoder *d, const struct schema_op *op, uint64_t at, ui
     f->op = op;
     f->saved_len = d->path_len;
     if (d->paths && !op->element && d->depth > 0)
-        path_append(d, op->name);
+        path_append_op(d, op);
     f->name_len = d->path_len;
     if (d->v && d->v->enter &&
         !emit(d, d->v->enter, op->name, op->field, (bitsift_field_type)op->type, at, 0, count, 0,
@@ -485,7 +508,7 @@ static bool read_array(struct decoder *d, const struct schema_op *op)
         count = d->slots[op->count_slot];
         if (count < 0 || count > max) {
             if (d->paths)
-                path_append(d, op->name);
+                path_append_op(d, op);
             return fail(d, BITSIFT_E_RANGE, at, "count above the array's maximum",
                         (uint64_t)max, (uint64_t)count);
         }
@@ -495,7 +518,7 @@ static bool read_array(struct decoder *d, const struct schema_op *op)
     case ARRAY_RELATIVE:
         if (!bitsift_read_int(r, 0, max, &count)) {
             if (d->paths)
-                path_append(d, op->name);
+                path_append_op(d, op);
             return false;
         }
         break;
