@@ -35,7 +35,8 @@ CLEANFILES += fuzz/bundled_schemas.c
 FUZZ_PACKET_SOURCES = fuzz/packet_schemas.c
 
 # Dictionaries and libFuzzer/OSS-Fuzz options, one per target.
-FUZZ_DICTS = fuzz/fuzz_reader.dict fuzz/fuzz_packet.dict fuzz/fuzz_schema.dict
+FUZZ_DICTS = fuzz/fuzz_reader.dict fuzz/fuzz_packet.dict fuzz/fuzz_schema.dict \
+	fuzz/fuzz_planted.dict
 FUZZ_OPTIONS = fuzz/fuzz_reader.options fuzz/fuzz_packet.options fuzz/fuzz_schema.options \
 	fuzz/fuzz_roundtrip.options fuzz/fuzz_capture.options fuzz/fuzz_planted.options
 
