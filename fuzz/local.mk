@@ -101,6 +101,8 @@ fuzz-seeds: fuzz/seedgen$(EXEEXT) fuzz/packetgen$(EXEEXT)
 	$(MKDIR_P) $(srcdir)/corpus/fuzz_roundtrip
 	$(builddir)/fuzz/packetgen -v 2 -o $(srcdir)/corpus/fuzz_roundtrip \
 		$(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
+	$(builddir)/fuzz/packetgen -r -o $(srcdir)/corpus/fuzz_roundtrip \
+		$(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
 
 ## -- libFuzzer builds (configure --enable-fuzzing) -------------------------
 
@@ -196,8 +198,8 @@ endif
 FUZZ_BUILD_ENV = srcdir='$(srcdir)' builddir='$(builddir)' top_builddir='$(top_builddir)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_CRC_TARGETS='$(FUZZ_CRC_TARGETS)' \
 	LIB_SOURCES='$(lib_libbitsift_la_SOURCES)' \
-	LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(PCAP_CFLAGS)' \
-	LIB_LIBS='$(LIBDEFLATE_LIBS) $(PCAP_LIBS) -lm' \
+	LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS) $(PCAP_CFLAGS)' \
+	LIB_LIBS='$(LIBDEFLATE_LIBS) $(ISAL_LIBS) $(PCAP_LIBS) -lm' \
 	FUZZ_AFL_CC='$(AFL_CC)' FUZZ_AFL_FUZZ='$(AFL_FUZZ)' CC='$(CC)' LLVM_COV='$(LLVM_COV)' GCOV='$(GCOV)'
 
 fuzz-afl:
