@@ -93,8 +93,16 @@ noinst_PROGRAMS += fuzz/seedgen
 fuzz_seedgen_SOURCES = fuzz/seedgen.c
 fuzz_seedgen_LDADD = lib/libbitsift.la
 
+# Valid schemas for fuzz_schema (which round-trips random packets of
+# each): the examples and the test schemas, named schema-<file>.
+FUZZ_SCHEMA_SEEDS = $(FUZZ_BUNDLED_SCHEMAS) tests/schema/constructs.bss \
+	tests/cli/data/arena.bss tests/cli/data/lobby.bss
+
 fuzz-seeds: fuzz/seedgen$(EXEEXT) fuzz/packetgen$(EXEEXT)
 	$(builddir)/fuzz/seedgen $(srcdir)/corpus
+	for f in $(FUZZ_SCHEMA_SEEDS); do \
+		cp $(srcdir)/$$f $(srcdir)/corpus/fuzz_schema/schema-$$(basename $$f .bss) || exit 1; \
+	done
 	$(MKDIR_P) $(srcdir)/corpus/fuzz_packet
 	$(builddir)/fuzz/packetgen -o $(srcdir)/corpus/fuzz_packet \
 		$(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
