@@ -14,7 +14,11 @@
  *   - a random valid packet of each type (bitsift_tree_random, fills 0, 50
  *     and 100, a fixed seed) encodes, unless it does not fit the output
  *     buffer; the packet decodes, CRC included, as the same type and
- *     re-encodes to the same bytes.
+ *     re-encodes to the same bytes; one byte less of output space makes
+ *     the encoder fail with BITSIFT_E_OVERFLOW; one value replaced by a
+ *     value of another kind (an integral or fractional float, a string, a
+ *     byte string, a negative or huge integer) is refused with
+ *     BITSIFT_E_VALUE or written as a packet the decoder accepts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +40,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Introspection calls, decoding and encoding stay bounded for any schema:
  * look at no more than this many fields and packet types. */
 #define MAX_LOOKED_AT 256
+
+/* The value of another kind that replaces a value, by number. */
+static bitsift_value other_kind(unsigned which)
+{
+    static const uint8_t raw[3] = {0xff, 0x00, 0x41};
+    bitsift_value v;
+    memset(&v, 0, sizeof v);
+    switch (which % 8) {
+    case 0: v.kind = BITSIFT_VALUE_FLOAT, v.f = 2.0f; break;
+    case 1: v.kind = BITSIFT_VALUE_DOUBLE, v.d = 0.5; break;
+    case 2: v.kind = BITSIFT_VALUE_STRING, v.data = (const uint8_t *)"one", v.size = 3; break;
+    case 3: v.kind = BITSIFT_VALUE_BYTES, v.data = raw, v.size = sizeof raw; break;
+    case 4: v.kind = BITSIFT_VALUE_INT, v.i = -1; break;
+    case 5: v.kind = BITSIFT_VALUE_UINT, v.u = UINT64_MAX; break;
+    case 6: v.kind = BITSIFT_VALUE_BOOL, v.b = true; break;
+    default: v.kind = BITSIFT_VALUE_INT, v.i = INT64_MAX; break;
+    }
+    return v;
+}
 
 /* Random valid packets of each type: encode -> decode -> encode. */
 static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigned types)
@@ -59,6 +82,26 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
             CHECK(dec.packet_type == (int)type);
             CHECK(bitsift_encode(s, back, again, sizeof again, &again_size, &enc) == BITSIFT_OK);
             CHECK(again_size == out_size && memcmp(again, out, out_size) == 0);
+            if (out_size > 0) {
+                CHECK(bitsift_encode(s, t, again, out_size - 1, &again_size, &enc) ==
+                      BITSIFT_E_OVERFLOW);
+            }
+            /* One value of another kind, on a value node chosen by the
+             * type and fill. */
+            size_t nodes = bitsift_tree_node_count(t);
+            for (size_t k = 0; k < nodes; k++) {
+                bitsift_node *n = bitsift_tree_node(t, (k + type * 7 + f * 13) % nodes);
+                if (bitsift_node_kind_of(n) != BITSIFT_NODE_VALUE)
+                    continue;
+                bitsift_value v = other_kind(type * 3 + (unsigned)f + (unsigned)k);
+                if (!bitsift_node_set_value(t, n, &v))
+                    break;
+                if (bitsift_encode(s, t, out, sizeof out, &out_size, &enc) == BITSIFT_OK)
+                    CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
+                else
+                    CHECK(enc.status == BITSIFT_E_VALUE || enc.status == BITSIFT_E_OVERFLOW);
+                break;
+            }
         }
     }
     bitsift_tree_free(back);
