@@ -18,7 +18,9 @@
  *     the encoder fail with BITSIFT_E_OVERFLOW; one value replaced by a
  *     value of another kind (an integral or fractional float, a string, a
  *     byte string, a negative or huge integer) is refused with
- *     BITSIFT_E_VALUE or written as a packet the decoder accepts.
+ *     BITSIFT_E_VALUE or written as a packet the decoder accepts; so is
+ *     one array element more (a struct or a value, whichever the array
+ *     does not hold, or does).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +97,27 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
                     continue;
                 bitsift_value v = other_kind(type * 3 + (unsigned)f + (unsigned)k);
                 if (!bitsift_node_set_value(t, n, &v))
+                    break;
+                if (bitsift_encode(s, t, out, sizeof out, &out_size, &enc) == BITSIFT_OK)
+                    CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
+                else
+                    CHECK(enc.status == BITSIFT_E_VALUE || enc.status == BITSIFT_E_OVERFLOW);
+                break;
+            }
+            /* One element more in an array: a struct or a value. */
+            if (bitsift_tree_random(t, type, 0x5EEDull + type, fills[f]) != BITSIFT_OK)
+                continue;
+            nodes = bitsift_tree_node_count(t);
+            for (size_t k = 0; k < nodes; k++) {
+                bitsift_node *n = bitsift_tree_node(t, (k + type * 5 + f * 11) % nodes);
+                if (bitsift_node_kind_of(n) != BITSIFT_NODE_ARRAY)
+                    continue;
+                bitsift_value zero;
+                memset(&zero, 0, sizeof zero);
+                zero.kind = BITSIFT_VALUE_INT;
+                bool added = (type + f) % 2 ? bitsift_node_add_struct(t, n, NULL) != NULL
+                                            : bitsift_node_add_value(t, n, NULL, &zero) != NULL;
+                if (!added)
                     break;
                 if (bitsift_encode(s, t, out, sizeof out, &out_size, &enc) == BITSIFT_OK)
                     CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
