@@ -20,7 +20,13 @@
  *     byte string, a negative or huge integer) is refused with
  *     BITSIFT_E_VALUE or written as a packet the decoder accepts; so is
  *     one array element more (a struct or a value, whichever the array
- *     does not hold, or does).
+ *     does not hold, or does);
+ *   - in each decoded random packet, every node is found again by its path
+ *     (bitsift_node_path -> bitsift_tree_find) and a named struct member
+ *     by its name (bitsift_node_child); a path cut short by a small buffer
+ *     is NUL-terminated and reports its full length; paths that cannot
+ *     name a node ("[0]" on the root struct, a name with a space, an
+ *     unclosed bracket) find nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +48,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Introspection calls, decoding and encoding stay bounded for any schema:
  * look at no more than this many fields and packet types. */
 #define MAX_LOOKED_AT 256
+
+/* Paths and names of a decoded tree (bounded to the first nodes). */
+static void check_paths(const bitsift_tree *t)
+{
+    static char path[4096];
+    char small[4];
+    size_t nodes = bitsift_tree_node_count(t);
+    for (size_t i = 0; i < nodes && i < 4 * MAX_LOOKED_AT; i++) {
+        bitsift_node *n = bitsift_tree_node(t, i);
+        size_t len = bitsift_node_path(n, path, sizeof path);
+        if (len >= sizeof path)
+            continue;
+        CHECK(bitsift_tree_find(t, path) == n);
+        CHECK(bitsift_node_path(n, small, sizeof small) == len);
+        CHECK(memchr(small, 0, sizeof small) != NULL);
+        bitsift_node *parent = bitsift_node_parent(n);
+        const char *name = bitsift_node_name(n);
+        if (parent && name && bitsift_node_kind_of(parent) == BITSIFT_NODE_STRUCT)
+            CHECK(bitsift_node_child(parent, name) == n);
+    }
+    CHECK(bitsift_tree_find(t, "[0]") == NULL);
+    CHECK(bitsift_tree_find(t, "no such") == NULL);
+    CHECK(bitsift_tree_find(t, "x[") == NULL);
+}
 
 /* The value of another kind that replaces a value, by number. */
 static bitsift_value other_kind(unsigned which)
@@ -82,6 +112,7 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
             }
             CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
             CHECK(dec.packet_type == (int)type);
+            check_paths(back);
             CHECK(bitsift_encode(s, back, again, sizeof again, &again_size, &enc) == BITSIFT_OK);
             CHECK(again_size == out_size && memcmp(again, out, out_size) == 0);
             if (out_size > 0) {
