@@ -40,6 +40,7 @@ FUZZ_OPTIONS = fuzz/fuzz_reader.options fuzz/fuzz_packet.options fuzz/fuzz_schem
 	fuzz/fuzz_roundtrip.options fuzz/fuzz_capture.options fuzz/fuzz_planted.options
 
 FUZZ_DIST_FILES = fuzz/embed-schemas.sh fuzz/targets.sh fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
+	fuzz/schema-error-seeds.sh \
 	fuzz/oss-fuzz-build.sh fuzz/afl_driver.c fuzz/afl_crc_mutator.c
 EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md $(FUZZ_DICTS) $(FUZZ_OPTIONS) \
 	corpus/fuzz_reader corpus/fuzz_planted corpus/fuzz_packet corpus/fuzz_schema corpus/fuzz_roundtrip corpus/fuzz_capture \
@@ -100,6 +101,7 @@ FUZZ_SCHEMA_SEEDS = $(FUZZ_BUNDLED_SCHEMAS) tests/schema/constructs.bss \
 
 fuzz-seeds: fuzz/seedgen$(EXEEXT) fuzz/packetgen$(EXEEXT)
 	$(builddir)/fuzz/seedgen $(srcdir)/corpus
+	$(SHELL) $(srcdir)/fuzz/schema-error-seeds.sh $(srcdir)/corpus/fuzz_schema
 	for f in $(FUZZ_SCHEMA_SEEDS); do \
 		cp $(srcdir)/$$f $(srcdir)/corpus/fuzz_schema/schema-$$(basename $$f .bss) || exit 1; \
 	done
