@@ -10,7 +10,23 @@
  *     min_bits <= max_bits), prints its layout, and decodes and encodes
  *     (a zero-filled and a 0xff-filled buffer, CRC ignored) without
  *     crashing — so the compiled form itself is exercised, not just the
- *     parser.
+ *     parser;
+ *   - a random valid packet of each type (bitsift_tree_random, fills 0, 50
+ *     and 100, a fixed seed) encodes, unless it does not fit the output
+ *     buffer; the packet decodes, CRC included, as the same type and
+ *     re-encodes to the same bytes; one byte less of output space makes
+ *     the encoder fail with BITSIFT_E_OVERFLOW; one value replaced by a
+ *     value of another kind (an integral or fractional float, a string, a
+ *     byte string, a negative or huge integer) is refused with
+ *     BITSIFT_E_VALUE or written as a packet the decoder accepts; so is
+ *     one array element more (a struct or a value, whichever the array
+ *     does not hold, or does);
+ *   - in each decoded random packet, every node is found again by its path
+ *     (bitsift_node_path -> bitsift_tree_find) and a named struct member
+ *     by its name (bitsift_node_child); a path cut short by a small buffer
+ *     is NUL-terminated and reports its full length; paths that cannot
+ *     name a node ("[0]" on the root struct, a name with a space, an
+ *     unclosed bracket) find nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +48,118 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Introspection calls, decoding and encoding stay bounded for any schema:
  * look at no more than this many fields and packet types. */
 #define MAX_LOOKED_AT 256
+
+/* Paths and names of a decoded tree (bounded to the first nodes). */
+static void check_paths(const bitsift_tree *t)
+{
+    static char path[4096];
+    char small[4];
+    size_t nodes = bitsift_tree_node_count(t);
+    for (size_t i = 0; i < nodes && i < 4 * MAX_LOOKED_AT; i++) {
+        bitsift_node *n = bitsift_tree_node(t, i);
+        size_t len = bitsift_node_path(n, path, sizeof path);
+        if (len >= sizeof path)
+            continue;
+        CHECK(bitsift_tree_find(t, path) == n);
+        CHECK(bitsift_node_path(n, small, sizeof small) == len);
+        CHECK(memchr(small, 0, sizeof small) != NULL);
+        bitsift_node *parent = bitsift_node_parent(n);
+        const char *name = bitsift_node_name(n);
+        if (parent && name && bitsift_node_kind_of(parent) == BITSIFT_NODE_STRUCT)
+            CHECK(bitsift_node_child(parent, name) == n);
+    }
+    CHECK(bitsift_tree_find(t, "[0]") == NULL);
+    CHECK(bitsift_tree_find(t, "no such") == NULL);
+    CHECK(bitsift_tree_find(t, "x[") == NULL);
+}
+
+/* The value of another kind that replaces a value, by number. */
+static bitsift_value other_kind(unsigned which)
+{
+    static const uint8_t raw[3] = {0xff, 0x00, 0x41};
+    bitsift_value v;
+    memset(&v, 0, sizeof v);
+    switch (which % 8) {
+    case 0: v.kind = BITSIFT_VALUE_FLOAT, v.f = 2.0f; break;
+    case 1: v.kind = BITSIFT_VALUE_DOUBLE, v.d = 0.5; break;
+    case 2: v.kind = BITSIFT_VALUE_STRING, v.data = (const uint8_t *)"one", v.size = 3; break;
+    case 3: v.kind = BITSIFT_VALUE_BYTES, v.data = raw, v.size = sizeof raw; break;
+    case 4: v.kind = BITSIFT_VALUE_INT, v.i = -1; break;
+    case 5: v.kind = BITSIFT_VALUE_UINT, v.u = UINT64_MAX; break;
+    case 6: v.kind = BITSIFT_VALUE_BOOL, v.b = true; break;
+    default: v.kind = BITSIFT_VALUE_INT, v.i = INT64_MAX; break;
+    }
+    return v;
+}
+
+/* Random valid packets of each type: encode -> decode -> encode. */
+static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigned types)
+{
+    static const unsigned fills[] = {0, 50, 100};
+    static uint8_t out[1 << 16], again[1 << 16];
+    bitsift_tree *back = bitsift_tree_create(s);
+    CHECK(back != NULL);
+    for (unsigned type = 0; type < types && type < 8; type++) {
+        for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
+            if (bitsift_tree_random(t, type, 0x5EEDull + type, fills[f]) != BITSIFT_OK)
+                continue;
+            size_t out_size = 0, again_size = 0;
+            bitsift_result enc, dec;
+            if (bitsift_encode(s, t, out, sizeof out, &out_size, &enc) != BITSIFT_OK) {
+                /* Only a packet larger than the buffer may fail. */
+                CHECK(enc.status == BITSIFT_E_OVERFLOW || enc.status == BITSIFT_E_LIMIT);
+                continue;
+            }
+            CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
+            CHECK(dec.packet_type == (int)type);
+            check_paths(back);
+            CHECK(bitsift_encode(s, back, again, sizeof again, &again_size, &enc) == BITSIFT_OK);
+            CHECK(again_size == out_size && memcmp(again, out, out_size) == 0);
+            if (out_size > 0) {
+                CHECK(bitsift_encode(s, t, again, out_size - 1, &again_size, &enc) ==
+                      BITSIFT_E_OVERFLOW);
+            }
+            /* One value of another kind, on a value node chosen by the
+             * type and fill. */
+            size_t nodes = bitsift_tree_node_count(t);
+            for (size_t k = 0; k < nodes; k++) {
+                bitsift_node *n = bitsift_tree_node(t, (k + type * 7 + f * 13) % nodes);
+                if (bitsift_node_kind_of(n) != BITSIFT_NODE_VALUE)
+                    continue;
+                bitsift_value v = other_kind(type * 3 + (unsigned)f + (unsigned)k);
+                if (!bitsift_node_set_value(t, n, &v))
+                    break;
+                if (bitsift_encode(s, t, out, sizeof out, &out_size, &enc) == BITSIFT_OK)
+                    CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
+                else
+                    CHECK(enc.status == BITSIFT_E_VALUE || enc.status == BITSIFT_E_OVERFLOW);
+                break;
+            }
+            /* One element more in an array: a struct or a value. */
+            if (bitsift_tree_random(t, type, 0x5EEDull + type, fills[f]) != BITSIFT_OK)
+                continue;
+            nodes = bitsift_tree_node_count(t);
+            for (size_t k = 0; k < nodes; k++) {
+                bitsift_node *n = bitsift_tree_node(t, (k + type * 5 + f * 11) % nodes);
+                if (bitsift_node_kind_of(n) != BITSIFT_NODE_ARRAY)
+                    continue;
+                bitsift_value zero;
+                memset(&zero, 0, sizeof zero);
+                zero.kind = BITSIFT_VALUE_INT;
+                bool added = (type + f) % 2 ? bitsift_node_add_struct(t, n, NULL) != NULL
+                                            : bitsift_node_add_value(t, n, NULL, &zero) != NULL;
+                if (!added)
+                    break;
+                if (bitsift_encode(s, t, out, sizeof out, &out_size, &enc) == BITSIFT_OK)
+                    CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
+                else
+                    CHECK(enc.status == BITSIFT_E_VALUE || enc.status == BITSIFT_E_OVERFLOW);
+                break;
+            }
+        }
+    }
+    bitsift_tree_free(back);
+}
 
 static void exercise(const bitsift_schema *s)
 {
@@ -100,6 +228,7 @@ static void exercise(const bitsift_schema *s)
             CHECK(dec.status == BITSIFT_OK && dec.packet_type == (int)type);
         }
     }
+    random_round_trips(s, t, types);
     bitsift_tree_free(t);
 }
 

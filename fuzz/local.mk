@@ -41,6 +41,7 @@ FUZZ_OPTIONS = fuzz/fuzz_reader.options fuzz/fuzz_packet.options fuzz/fuzz_schem
 	fuzz/fuzz_roundtrip.options fuzz/fuzz_capture.options fuzz/fuzz_planted.options
 
 FUZZ_DIST_FILES = fuzz/embed-schemas.sh fuzz/targets.sh fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
+	fuzz/schema-error-seeds.sh \
 	fuzz/oss-fuzz-build.sh fuzz/afl_driver.c fuzz/afl_crc_mutator.c
 EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md $(FUZZ_DICTS) $(FUZZ_OPTIONS) \
 	corpus/fuzz_reader corpus/fuzz_planted corpus/fuzz_packet corpus/fuzz_schema corpus/fuzz_roundtrip corpus/fuzz_capture \
@@ -94,13 +95,24 @@ noinst_PROGRAMS += fuzz/seedgen
 fuzz_seedgen_SOURCES = fuzz/seedgen.c
 fuzz_seedgen_LDADD = lib/libbitsift.la
 
+# Valid schemas for fuzz_schema (which round-trips random packets of
+# each): the examples and the test schemas, named schema-<file>.
+FUZZ_SCHEMA_SEEDS = $(FUZZ_BUNDLED_SCHEMAS) tests/schema/constructs.bss \
+	tests/cli/data/arena.bss tests/cli/data/lobby.bss
+
 fuzz-seeds: fuzz/seedgen$(EXEEXT) fuzz/packetgen$(EXEEXT)
 	$(builddir)/fuzz/seedgen $(srcdir)/corpus
+	$(SHELL) $(srcdir)/fuzz/schema-error-seeds.sh $(srcdir)/corpus/fuzz_schema
+	for f in $(FUZZ_SCHEMA_SEEDS); do \
+		cp $(srcdir)/$$f $(srcdir)/corpus/fuzz_schema/schema-$$(basename $$f .bss) || exit 1; \
+	done
 	$(MKDIR_P) $(srcdir)/corpus/fuzz_packet
 	$(builddir)/fuzz/packetgen -o $(srcdir)/corpus/fuzz_packet \
 		$(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
 	$(MKDIR_P) $(srcdir)/corpus/fuzz_roundtrip
 	$(builddir)/fuzz/packetgen -v 2 -o $(srcdir)/corpus/fuzz_roundtrip \
+		$(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
+	$(builddir)/fuzz/packetgen -r -o $(srcdir)/corpus/fuzz_roundtrip \
 		$(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
 
 ## -- libFuzzer builds (configure --enable-fuzzing) -------------------------
@@ -197,8 +209,8 @@ endif
 FUZZ_BUILD_ENV = srcdir='$(srcdir)' builddir='$(builddir)' top_builddir='$(top_builddir)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_CRC_TARGETS='$(FUZZ_CRC_TARGETS)' \
 	LIB_SOURCES='$(lib_libbitsift_la_SOURCES)' \
-	LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(PCAP_CFLAGS)' \
-	LIB_LIBS='$(LIBDEFLATE_LIBS) $(PCAP_LIBS) -lm' \
+	LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS) $(PCAP_CFLAGS)' \
+	LIB_LIBS='$(LIBDEFLATE_LIBS) $(ISAL_LIBS) $(PCAP_LIBS) -lm' \
 	FUZZ_AFL_CC='$(AFL_CC)' FUZZ_AFL_FUZZ='$(AFL_FUZZ)' CC='$(CC)' LLVM_COV='$(LLVM_COV)' GCOV='$(GCOV)'
 
 fuzz-afl:

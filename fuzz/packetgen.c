@@ -18,6 +18,15 @@
  *
  * Zeros give minimum values, empty arrays and absent conditionals; ones
  * give maximum counts and present conditionals; random bytes the rest.
+ *
+ *   packetgen -r [-p PREFIX] -o DIR SCHEMA.bss...
+ *
+ * writes instead the random-tree seeds of fuzz_roundtrip: for each packet
+ * type and the fills 0, 50 and 100 a 15-byte header "RAND", schema index
+ * (the position of the schema on the command line, as in the harness's
+ * bundled list), packet type, fill, seed (8 bytes LE), named
+ * DIR/PREFIXrandom-<schema>-<packet>-<fill>. Each header is checked: the
+ * library must make a tree from it that encodes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -180,6 +189,45 @@ static int write_seed(const char *dir, const char *name, const uint8_t *p, size_
     return 0;
 }
 
+/* -r: the "RAND" headers of fuzz_roundtrip (see the top of this file). */
+static int write_random_seeds(const char *dir, const char *prefix, const char *schema_name,
+                              const bitsift_schema *s, unsigned schema_index)
+{
+    static const unsigned fills[] = {0, 50, 100};
+    bitsift_tree *tree = bitsift_tree_create(s);
+    if (!tree)
+        return -1;
+    int status = 0;
+    for (unsigned type = 0; type < bitsift_schema_packet_count(s) && status == 0; type++) {
+        for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
+            uint64_t seed = 0x9E3779B97F4A7C15ull * (type + 1) + fills[f];
+            uint8_t header[15] = {'R', 'A', 'N', 'D', (uint8_t)schema_index, (uint8_t)type,
+                                  (uint8_t)fills[f]};
+            for (int k = 0; k < 8; k++)
+                header[7 + k] = (uint8_t)(seed >> (8 * k));
+            uint8_t out[MAX_PACKET];
+            size_t out_size;
+            bitsift_result enc;
+            if (bitsift_tree_random(tree, type, seed, fills[f]) != BITSIFT_OK ||
+                bitsift_encode(s, tree, out, sizeof out, &out_size, &enc) != BITSIFT_OK) {
+                fprintf(stderr, "packetgen: %s %s: the random tree (fill %u) does not encode\n",
+                        schema_name, bitsift_schema_packet_name(s, type), fills[f]);
+                status = -1;
+                break;
+            }
+            char name[512];
+            snprintf(name, sizeof name, "%srandom-%s-%s-%u", prefix, schema_name,
+                     bitsift_schema_packet_name(s, type), fills[f]);
+            if (write_seed(dir, name, header, sizeof header) != 0) {
+                status = -1;
+                break;
+            }
+        }
+    }
+    bitsift_tree_free(tree);
+    return status;
+}
+
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -189,9 +237,12 @@ static const char *base_name(const char *path)
 int main(int argc, char **argv)
 {
     const char *dir = NULL, *prefix = "";
-    int variants = 4, opt;
-    while ((opt = getopt(argc, argv, "do:v:p:")) != -1) {
+    int variants = 4, opt, random_trees = 0;
+    while ((opt = getopt(argc, argv, "do:v:p:r")) != -1) {
         switch (opt) {
+        case 'r':
+            random_trees = 1;
+            break;
         case 'd':
             debug = 1;
             break;
@@ -207,12 +258,12 @@ int main(int argc, char **argv)
             prefix = optarg;
             break;
         default:
-            fprintf(stderr, "usage: packetgen [-v VARIANTS] [-p PREFIX] -o DIR SCHEMA...\n");
+            fprintf(stderr, "usage: packetgen [-r] [-v VARIANTS] [-p PREFIX] -o DIR SCHEMA...\n");
             return 2;
         }
     }
     if (!dir || optind >= argc) {
-        fprintf(stderr, "usage: packetgen [-v VARIANTS] [-p PREFIX] -o DIR SCHEMA...\n");
+        fprintf(stderr, "usage: packetgen [-r] [-v VARIANTS] [-p PREFIX] -o DIR SCHEMA...\n");
         return 2;
     }
 
@@ -229,6 +280,13 @@ int main(int argc, char **argv)
         char *dot = strrchr(schema_name, '.');
         if (dot)
             *dot = '\0';
+        if (random_trees) {
+            int st = write_random_seeds(dir, prefix, schema_name, s, (unsigned)(a - optind));
+            bitsift_schema_free(s);
+            if (st != 0)
+                return 1;
+            continue;
+        }
         const bitsift_framing *framing = bitsift_schema_framing(s);
         bitsift_tree *tree = bitsift_tree_create(s);
         unsigned types = bitsift_schema_packet_count(s);

@@ -1,0 +1,61 @@
+#!/bin/sh
+# fuzz/schema-error-seeds.sh -- writes small schemas with one mistake each
+# into DIR (corpus/fuzz_schema by `make fuzz-seeds`): seeds that reach the
+# compiler's diagnostics for type arguments, relative bases, vector
+# components, enum values and condition expressions, which random
+# mutations of valid schemas reach only rarely. Each file is named
+# schema-err-<what>; two valid ones (schema-cond-*) have conditions with
+# literals (true, false, a constant on the left).
+set -eu
+dir=${1:?usage: schema-error-seeds.sh DIR}
+head='protocol p { id 1; crc on; }
+enum E { a, b, c }
+'
+seed() { # name, packet body
+    printf '%spacket t {\n    int(0, 7) n;\n    E e;\n    %s\n}\n' "$head" "$2" >"$dir/schema-$1"
+}
+seed err-int-no-comma        'int(5 4) x;'
+seed err-int-min-above-max   'int(5, 4) x;'
+seed err-int-no-rparen       'int(1, 2 x;'
+seed err-not-nothing         'if (!) { bool x; }'
+seed err-minus-nothing       'if (n == -) { bool x; }'
+seed err-enum-unknown-name   'if (e == nope) { bool x; }'
+seed err-and-broken          'if (n == 1 && ) { bool x; }'
+seed err-or-broken           'if (n == 1 || ) { bool x; }'
+seed err-paren-unclosed      'if ((n == 1) { bool x; }'
+seed err-rel-base-bad        'sequence_relative(-) x;'
+seed err-rel-base-int32      'int_relative(3000000000) x;'
+seed err-seq-base-range      'sequence_relative(70000) x;'
+seed err-objidx-base-int32   'object_index(5000000000, 10) x;'
+seed err-objidx-no-max       'object_index(5 10) x;'
+seed err-cfloat-no-comma     'compressed_float(1 2, 3) x;'
+seed err-cfloat-min-above    'compressed_float(2, 1, 0.1) x;'
+seed err-cfloat-infinite     'compressed_float(-1e308, 1e308, 1) x;'
+seed err-cfloat-too-fine     'compressed_float(0, 1, 1e-30) x;'
+seed err-vector-string       'vector3(string(4)) x;'
+seed err-vector-bytes        'vector3(bytes(2)) x;'
+seed err-vector-int-rel      'vector3(int_relative(3)) x;'
+seed err-vector-objidx       'vector3(object_index(1, 10)) x;'
+seed err-vector-seq-rel      'vector3(sequence_relative(1)) x;'
+seed err-vector-no-lparen    'vector3 int(0, 1) x;'
+seed err-vector-packet       'vector2(t) x;'
+seed err-s3-too-few-bits     'smallest_three(1) x;'
+seed err-s3-too-many-bits    'smallest_three(40) x;'
+seed err-s3-no-rparen        'smallest_three(8 x;'
+seed err-self-count          'int(0, 3) x[x max 3];'
+seed err-declared-later      'if (later == 1) { bool y; } int(0, 1) later;'
+seed err-dot-into-int        'if (n.x == 1) { bool y; }'
+seed err-dot-into-enum-value 'if (e == a.b) { bool y; }'
+seed err-int-rel-no-rparen   'int_relative(n x;'
+seed err-objidx-zero-max     'object_index(1, 0) x;'
+seed cond-literals          'if (true) { bool y; } if (false && n > 2) { bool z; }'
+seed cond-const-first       'if (3 == n) { bool y; }'
+seed err-count-unknown       'uint8 x[nope max 3];'
+printf '%s' 'protocol p { id 1; }
+enum E { a = 9223372036854775807, b }
+packet t { E e; }
+' >"$dir/schema-err-enum-overflow"
+printf '%s' 'protocol p { id 1; }
+enum E : int(0, 3) { a = 5 }
+packet t { E e; }
+' >"$dir/schema-err-enum-out-of-range"
