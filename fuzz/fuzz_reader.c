@@ -30,6 +30,7 @@
 #include <stdlib.h>
 
 #include "bitsift.h"
+#include "reader_ops.h"
 #include "fuzz_input.h"
 
 #define PROGRAM_PASSES 4
@@ -39,32 +40,6 @@
  * small, and bytes()/string() fail on overflow before copying. */
 #define SCRATCH_BYTES 70000
 
-enum reader_op {
-    OP_BITS,
-    OP_BOOL,
-    OP_UINT8,
-    OP_UINT16,
-    OP_UINT32,
-    OP_UINT64,
-    OP_INT,
-    OP_FLOAT,
-    OP_DOUBLE,
-    OP_ALIGN,
-    OP_COMPRESSED_FLOAT,
-    OP_BYTES,
-    OP_BYTES_VIEW,
-    OP_STRING,
-    OP_STRING_VIEW,
-    OP_CHECK,
-    OP_INT_RELATIVE,
-    OP_OBJECT_INDEX,
-    OP_SEQUENCE_RELATIVE,
-    OP_ACK_RELATIVE,
-    OP_PACKET_BEGIN,
-    OP_PACKET_END,
-    OP_RESET,
-    OP_COUNT
-};
 
 static uint8_t scratch[SCRATCH_BYTES];
 

@@ -21,33 +21,8 @@
 #include <sys/stat.h>
 
 #include "bitsift.h"
+#include "reader_ops.h"
 
-/* Op codes of fuzz_reader.c, in its order. */
-enum {
-    OP_BITS,
-    OP_BOOL,
-    OP_UINT8,
-    OP_UINT16,
-    OP_UINT32,
-    OP_UINT64,
-    OP_INT,
-    OP_FLOAT,
-    OP_DOUBLE,
-    OP_ALIGN,
-    OP_COMPRESSED_FLOAT,
-    OP_BYTES,
-    OP_BYTES_VIEW,
-    OP_STRING,
-    OP_STRING_VIEW,
-    OP_CHECK,
-    OP_INT_RELATIVE,
-    OP_OBJECT_INDEX,
-    OP_SEQUENCE_RELATIVE,
-    OP_ACK_RELATIVE,
-    OP_PACKET_BEGIN,
-    OP_PACKET_END,
-    OP_RESET,
-};
 
 struct seed {
     uint8_t program[255];
