@@ -10,6 +10,7 @@ set -eu
 dir=${1:?usage: schema-error-seeds.sh DIR}
 head='protocol p { id 1; crc on; }
 enum E { a, b, c }
+struct Pair { int(0, 3) a; bool b; }
 '
 seed() { # name, packet body
     printf '%spacket t {\n    int(0, 7) n;\n    E e;\n    %s\n}\n' "$head" "$2" >"$dir/schema-$1"
@@ -48,6 +49,12 @@ seed err-dot-into-int        'if (n.x == 1) { bool y; }'
 seed err-dot-into-enum-value 'if (e == a.b) { bool y; }'
 seed err-int-rel-no-rparen   'int_relative(n x;'
 seed err-objidx-zero-max     'object_index(1, 0) x;'
+seed err-array-as-value   'uint8 arr[2]; if (arr == 1) { bool y; }'
+seed err-array-fields     'Pair ps[2]; if (ps.a == 1) { bool y; }'
+seed err-dot-no-name      'Pair p; if (p. == 1) { bool y; }'
+seed err-float-in-cond    'float f; if (f == 1) { bool y; }'
+seed err-check-too-long   "check(\"$(printf '%0300d' 0)\");"
+seed check-escapes        'check("a\"b\\c");'
 seed cond-literals          'if (true) { bool y; } if (false && n > 2) { bool z; }'
 seed cond-const-first       'if (3 == n) { bool y; }'
 seed err-count-unknown       'uint8 x[nope max 3];'
