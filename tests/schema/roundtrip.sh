@@ -12,9 +12,15 @@ for schema in shooter article scenes robocat constructs; do
     [ "$schema" = constructs ] && file="$top_srcdir/tests/schema/constructs.bss"
     [ -f "$file" ] || continue
     "$tool" roundtrip "$file" 60 >"$out" 2>&1
+    status=$?
     grep -E '^(not )?ok ' "$out" | while IFS= read -r line; do
         echo "$line"
     done | sed "s/^\(not \)\{0,1\}ok [0-9]* - /&$schema: /" >>"$out.all"
+    # A tool that dies (a sanitizer report, a crash) must not pass as
+    # "fewer test points".
+    if [ "$status" -ne 0 ] || ! grep -q '^ok ' "$out"; then
+        echo "not ok 0 - $schema: schematool roundtrip exited $status: $(tail -n 1 "$out")" >>"$out.all"
+    fi
 done
 count=0
 while IFS= read -r line; do

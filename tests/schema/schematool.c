@@ -127,7 +127,7 @@ static bool same_value(const bitsift_schema *s, const bitsift_node *dec, const b
              * the rebuilt one; q and -q are the same, so compare sizes. */
             if (parent.type == BITSIFT_FIELD_QUATERNION && info.type == BITSIFT_FIELD_FLOAT &&
                 strcmp(info.name, "largest") != 0 && info.width)
-                tolerance = 3.0 * 1.414214 / (double)((1u << info.width) - 1) + 0.002;
+                tolerance = 3.0 * 1.414214 / (double)((1ull << info.width) - 1) + 0.002;
         }
     }
     switch (a->kind) {
