@@ -75,13 +75,7 @@ static void json_record(struct decode_run *d, const struct input_packet *p,
         record_json_error(o, res);
     }
     if (schema) {
-        const char *name = bitsift_schema_name(schema);
-        out_str(o, ",\"protocol\":");
-        out_json_string(o, name, strlen(name));
-        if (res->packet_name) {
-            out_str(o, ",\"type\":");
-            out_json_string(o, res->packet_name, strlen(res->packet_name));
-        }
+        record_json_protocol(o, schema, res);
         out_str(o, ",\"bits\":");
         out_u64(o, res->bits);
         if (!d->cli->quiet) {

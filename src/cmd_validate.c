@@ -45,15 +45,8 @@ static void json_failure(struct out *o, const struct input_packet *p,
     record_json_origin(o, p);
     out_str(o, ",\"valid\":false,\"error\":");
     record_json_error(o, res);
-    if (schema) {
-        const char *name = bitsift_schema_name(schema);
-        out_str(o, ",\"protocol\":");
-        out_json_string(o, name, strlen(name));
-        if (res->packet_name) {
-            out_str(o, ",\"type\":");
-            out_json_string(o, res->packet_name, strlen(res->packet_name));
-        }
-    }
+    if (schema)
+        record_json_protocol(o, schema, res);
     out_str(o, "}\n");
 }
 

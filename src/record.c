@@ -122,3 +122,14 @@ void record_no_protocol(bitsift_result *res)
     res->failure.kind = BITSIFT_E_PROTOCOL;
     res->failure.why = "no schema's protocol id gives this packet a valid CRC";
 }
+
+void record_json_protocol(struct out *o, const bitsift_schema *schema, const bitsift_result *res)
+{
+    const char *name = bitsift_schema_name(schema);
+    out_str(o, ",\"protocol\":");
+    out_json_string(o, name, strlen(name));
+    if (res->packet_name) {
+        out_str(o, ",\"type\":");
+        out_json_string(o, res->packet_name, strlen(res->packet_name));
+    }
+}

@@ -20,6 +20,9 @@ void record_reason(struct out *o, const bitsift_failure *f);
 /* {"kind":"range","field":"a.b","bit":B,"message":"...","expected":E,"got":G} */
 void record_json_error(struct out *o, const bitsift_result *res);
 
+/* ,"protocol":"name" and, when the packet type is known, ,"type":"Name". */
+void record_json_protocol(struct out *o, const bitsift_schema *schema, const bitsift_result *res);
+
 /* "field.path @bit B: reason" (the field is "packet" when the failure has no path). */
 void record_text_failure(struct out *o, const bitsift_result *res);
 
