@@ -31,6 +31,7 @@ struct walk {
     struct input_counts *counts;
     uint8_t *buffer; /* a raw packet file's bytes, reused */
     size_t buffer_size;
+    char *stdio_buffer; /* a file's stdio buffer (INPUT_STDIO_BUFFER), reused */
     int stopped;
 };
 
@@ -215,6 +216,16 @@ static void read_packet_file(struct walk *w, const char *source, FILE *fp, const
     end(w, source);
 }
 
+/*
+ * libpcap reads a capture through stdio, two fread calls per record. With
+ * stdio's default 4 KiB buffer a 200 MB capture costs ~50,000 read(2)
+ * calls, which on a virtual machine take longer than decoding the packets;
+ * with 1 MiB it is ~200 (measured with a bare pcap_next_ex loop: 0.15 s ->
+ * 0.07 s of CPU time on 1 M packets). The buffer is shared by the files of
+ * one run; without memory stdio keeps its own.
+ */
+#define INPUT_STDIO_BUFFER (1u << 20)
+
 /* A regular file (or a device): a capture when libpcap recognises it. */
 static void read_file(struct walk *w, const char *path)
 {
@@ -223,6 +234,10 @@ static void read_file(struct walk *w, const char *path)
         problem_errno(w, path, "cannot open");
         return;
     }
+    if (!w->stdio_buffer)
+        w->stdio_buffer = malloc(INPUT_STDIO_BUFFER);
+    if (w->stdio_buffer)
+        setvbuf(fp, w->stdio_buffer, _IOFBF, INPUT_STDIO_BUFFER);
     struct stat st;
     if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size < 4) {
         /* Too short for any capture header: libpcap would call it truncated. */
@@ -417,9 +432,10 @@ static void read_path(struct walk *w, const char *path, int depth)
 int input_run(char *const *paths, size_t count, const struct input_options *options,
               const struct input_handler *handler, struct input_counts *counts)
 {
-    struct walk w = {options, handler, counts, NULL, 0, 0};
+    struct walk w = {.options = options, .handler = handler, .counts = counts};
     for (size_t i = 0; i < count && !w.stopped; i++)
         read_path(&w, paths[i], 0);
     free(w.buffer);
+    free(w.stdio_buffer);
     return w.stopped;
 }
