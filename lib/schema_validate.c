@@ -53,12 +53,15 @@
 #include "schema_internal.h"
 
 enum vp_code {
-    VP_RUN,            /* checks[a, a + b), stores[c, c + d), `bits` bits */
+    VP_RUN,            /* groups[a, a + b), stores[c, c + d), `bits` bits */
     VP_SET,            /* slots[a] = x (a zero-bit field, a default, a reset) */
     VP_LEAF,           /* ops[a] through the library's readers */
     VP_ALIGN,          /* zero padding to the next byte */
     VP_CHECK,          /* align, then the 32-bit marker x */
     VP_OBJ_INDEX,      /* object_index field: see vp_object_index */
+    VP_INT_REL,        /* int_relative field: see vp_int_relative */
+    VP_SEQ_REL,        /* sequence_relative field */
+    VP_ACK_REL,        /* ack_relative field */
     VP_IF_EQ,          /* on to the then branch when slots[a] == x, else to b */
     VP_IF_NE,          /* the same for slots[a] != x */
     VP_IF_EXPR,        /* the same for schema_eval(ops[a]) */
@@ -67,7 +70,7 @@ enum vp_code {
     VP_LOOP_FIXED,     /* x elements */
     VP_LOOP_COUNTED,   /* slots[c] elements, at most x; none: to b */
     VP_LOOP_INLINE,    /* int(0, x) elements in d bits; none: to b */
-    VP_LOOP_NEXT,      /* another element: back to b */
+    VP_LOOP_NEXT,      /* another element: back to b, else on to c */
     VP_SPARSE_BEGIN,   /* sparse array of kind `kind`: see the step ops */
     VP_FLAGS_STEP,     /* a bool per slot 0..x-1; after the last: to b */
     VP_INDICES_STEP,   /* an int(0, x - 1) index per element */
@@ -81,8 +84,8 @@ enum vp_code {
 struct vp_insn {
     uint8_t code;   /* enum vp_code */
     uint8_t level;  /* loops: which counter */
-    uint8_t kind;   /* VP_SPARSE_BEGIN: enum array_kind; VP_OBJ_INDEX: 1 when
-                       the base is slots[c], 0 when it is x */
+    uint8_t kind;   /* VP_SPARSE_BEGIN: enum array_kind; relative fields: 1
+                       when the base is slots[c], 0 when it is x */
     uint8_t unused;
     uint32_t fields; /* fields counted when the op succeeds */
     uint32_t a, b, c, d;
@@ -90,11 +93,26 @@ struct vp_insn {
     int64_t x, y;
 };
 
-/* One read of a run that can fail: the `64 - shift` bits at the run's
- * start + off pass when raw - lo <= span. */
-struct vp_check {
-    uint32_t off, shift;
-    uint64_t lo, span;
+/*
+ * The range checks of a run, several fields per 64-bit load. A field of w
+ * bits whose raw values 0..hi are allowed passes when raw + (2^w - 1 - hi)
+ * does not carry out of its w bits. Fields side by side in one window
+ * get their constants side by side, and one addition checks them all: a
+ * carry leaves a field only when that field fails, so a carry reaches a
+ * field above only in a packet that is refused anyway.
+ *
+ *   window (LSB right): ...|  hp: 7  | team: 2 |      x: 20      |
+ *   add:                ...| 127-100 |  3 - 2  | 2^20 - 1 - steps |
+ *   carries:            the bit just above each checked field
+ *
+ * The carries into the bits of t + add are (t + add) ^ t ^ add. A field
+ * that must also be at least lo (an enum whose first name is above its
+ * minimum) gets a group of its own with add = 2^w - lo, whose carry is
+ * required instead: `flip` is add with that carry bit flipped.
+ */
+struct vp_group {
+    uint64_t add, flip, carries;
+    uint32_t off; /* bits from the run's start to the window */
 };
 
 /* One value of a run that a later field uses: slots[slot] = base + raw. */
@@ -115,20 +133,44 @@ struct vp_loop {
 
 struct validate_program {
     struct vp_insn *insns;
-    struct vp_check *checks;
+    struct vp_group *groups;
     struct vp_store *stores;
     uint32_t *table; /* VP_SWITCH targets */
     uint32_t *entry; /* first insn of each packet type */
-    uint32_t insn_count, check_count, store_count, table_count;
+    uint32_t insn_count, group_count, store_count, table_count;
     unsigned type_width; /* bits of the packet type field */
 };
 
 /* ---- reading ------------------------------------------------------------- */
 
+/* The packet as the program reads it: the limits of the inline reader
+ * (bitsift_reader_init), without the reader's failure record, which a
+ * decision does not need. */
+struct vp_input {
+    const uint8_t *data;
+    size_t size;
+    uint64_t bit_limit;  /* bits in data */
+    uint64_t fast_limit; /* a read ending at or below this loads from data */
+    size_t tail_start;   /* tail[0] is data[tail_start] */
+    uint8_t tail[16];    /* data[tail_start, size) then zeros */
+};
+
+static void vp_input_init(struct vp_input *in, const void *data, size_t size)
+{
+    in->data = data;
+    in->size = size;
+    in->bit_limit = size > (UINT64_MAX >> 3) ? UINT64_MAX & ~7ull : (uint64_t)size << 3;
+    in->fast_limit = size >= 8 ? in->bit_limit - 56 : 0;
+    in->tail_start = size >= 8 ? size - 8 : 0;
+    memset(in->tail, 0, sizeof in->tail);
+    if (size)
+        memcpy(in->tail, in->data + in->tail_start, size - in->tail_start);
+}
+
 /* The 64 bits from `pos` on (at least 57 of them are the stream's), for
  * pos <= bit_limit: from the packet while the 8 bytes lie inside it, else
  * from the reader's zero-padded copy of its last bytes. */
-static inline uint64_t vp_window(const bitsift_reader *r, uint64_t pos)
+static inline uint64_t vp_window(const struct vp_input *r, uint64_t pos)
 {
     uint64_t byte = pos >> 3;
     const uint8_t *p =
@@ -143,7 +185,7 @@ static inline uint64_t vp_mask(uint64_t v, unsigned width)
 }
 
 /* `width` (0..57) bits at *pos, if they are all there. */
-static inline bool vp_take(const bitsift_reader *r, uint64_t *pos, unsigned width, uint64_t *raw)
+static inline bool vp_take(const struct vp_input *r, uint64_t *pos, unsigned width, uint64_t *raw)
 {
     if (BITSIFT_UNLIKELY(*pos + width > r->bit_limit))
         return false;
@@ -168,7 +210,7 @@ static inline bool vp_take(const bitsift_reader *r, uint64_t *pos, unsigned widt
 static const uint8_t vp_tier_width[6] = {0, 2, 3, 4, 5, 6};
 static const uint8_t vp_tier_min[6] = {1, 2, 6, 14, 30, 62};
 
-static inline bool vp_object_index(const bitsift_reader *r, uint64_t *pos, int64_t previous,
+static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int64_t previous,
                                    int64_t max_objects, unsigned last_width, int64_t *current)
 {
     uint64_t w = vp_window(r, *pos);
@@ -196,8 +238,75 @@ static inline bool vp_object_index(const bitsift_reader *r, uint64_t *pos, int64
     return true;
 }
 
+/*
+ * int_relative (relative_ints.c) the same way: a 1 at bit t < 6 picks the
+ * tier, whose delta follows in 0, 3, 5, 9, 13 or 17 bits, this time with a
+ * range to check; six 0s are followed by the value itself in 32 bits,
+ * which must lie after `previous` (compared as signed 32-bit).
+ */
+static const uint8_t vp_rel_width[6] = {0, 3, 5, 9, 13, 17};
+static const uint32_t vp_rel_min[6] = {1, 2, 7, 24, 281, 4378};
+static const uint32_t vp_rel_span[6] = {0, 4, 16, 256, 4096, 65536};
+
+static inline bool vp_int_relative(const struct vp_input *r, uint64_t *pos, int64_t previous,
+                                   int64_t *current)
+{
+    uint64_t w = vp_window(r, *pos);
+    unsigned t = (unsigned)__builtin_ctzll(w | 64);
+    int64_t value;
+    unsigned len;
+    if (BITSIFT_LIKELY(t < 6)) {
+        unsigned width = vp_rel_width[t];
+        uint64_t raw = vp_mask(w >> (t + 1), width);
+        if (raw > vp_rel_span[t])
+            return false;
+        value = previous + vp_rel_min[t] + (int64_t)raw;
+        if (value > INT32_MAX)
+            return false;
+        len = t + 1 + width;
+    } else {
+        value = (int32_t)(uint32_t)(w >> 6);
+        if (value <= previous)
+            return false;
+        len = 6 + 32;
+    }
+    if (BITSIFT_UNLIKELY(*pos + len > r->bit_limit))
+        return false;
+    *pos += len;
+    *current = value;
+    return true;
+}
+
+/* sequence_relative: int_relative over 16-bit sequences that wrap. */
+static inline bool vp_sequence_relative(const struct vp_input *r, uint64_t *pos, int64_t sequence1,
+                                        int64_t *sequence2)
+{
+    int64_t value;
+    if (!vp_int_relative(r, pos, sequence1, &value))
+        return false;
+    if (value >= 65536)
+        value -= 65536;
+    *sequence2 = value;
+    return value >= 0 && value <= 65535;
+}
+
+/* ack_relative: a bool, then int(sequence - ack, 1, 64) in 6 bits (no
+ * raw value refused) or the ack itself in 16 bits. */
+static inline bool vp_ack_relative(const struct vp_input *r, uint64_t *pos, int64_t sequence,
+                                   int64_t *ack)
+{
+    uint64_t w = vp_window(r, *pos);
+    unsigned len = w & 1 ? 7 : 17;
+    if (BITSIFT_UNLIKELY(*pos + len > r->bit_limit))
+        return false;
+    *ack = w & 1 ? (uint16_t)((uint16_t)sequence - (uint16_t)(1 + vp_mask(w >> 1, 6)))
+                 : (int64_t)vp_mask(w >> 1, 16);
+    *pos += len;
+    return true;
+}
+
 /* Align then a 32-bit marker, as bitsift_read_check. */
-static inline bool vp_check_marker(const bitsift_reader *r, uint64_t *pos, uint32_t marker)
+static inline bool vp_check_marker(const struct vp_input *r, uint64_t *pos, uint32_t marker)
 {
     unsigned pad = (unsigned)(-*pos & 7);
     if (BITSIFT_UNLIKELY(*pos + pad + 32 > r->bit_limit))
@@ -332,7 +441,7 @@ static bool vp_leaf(const bitsift_schema *s, bitsift_reader *r, const struct sch
 #define VP_THREADED 1
 #endif
 
-static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, bitsift_reader *r,
+static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, const struct vp_input *r,
                     uint32_t entry, uint64_t *pos_io, uint64_t *fields_io, int64_t *slots)
 {
     const struct vp_insn *const insns = p->insns;
@@ -350,6 +459,9 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, b
         [VP_ALIGN] = &&L_VP_ALIGN,
         [VP_CHECK] = &&L_VP_CHECK,
         [VP_OBJ_INDEX] = &&L_VP_OBJ_INDEX,
+        [VP_INT_REL] = &&L_VP_INT_REL,
+        [VP_SEQ_REL] = &&L_VP_SEQ_REL,
+        [VP_ACK_REL] = &&L_VP_ACK_REL,
         [VP_IF_EQ] = &&L_VP_IF_EQ,
         [VP_IF_NE] = &&L_VP_IF_NE,
         [VP_IF_EXPR] = &&L_VP_IF_EXPR,
@@ -380,28 +492,30 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, b
     VP_CASE(VP_RUN) : {
         /* One bounds test; the loads come straight from the packet when
          * the whole run ends at or below fast_limit. */
-        uint64_t end = pos + ip->bits;
-        const struct vp_check *c = p->checks + ip->a, *ce = c + ip->b;
+        uint64_t end = pos + ip->bits, bad = 0;
+        const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
         if (BITSIFT_LIKELY(end <= fast_limit)) {
-            for (; c < ce; c++) {
-                uint64_t at = pos + c->off;
-                uint64_t raw = bitsift__load_le64(data + (at >> 3)) >> (at & 7) << c->shift >>
-                               c->shift;
-                if (BITSIFT_UNLIKELY(raw - c->lo > c->span))
-                    return false;
+            for (; g < ge; g++) {
+                uint64_t at = pos + g->off;
+                uint64_t w = bitsift__load_le64(data + (at >> 3)) >> (at & 7);
+                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
             }
         } else {
             if (end > bit_limit)
                 return false;
-            for (; c < ce; c++) {
-                uint64_t raw = vp_window(r, pos + c->off) << c->shift >> c->shift;
-                if (raw - c->lo > c->span)
-                    return false;
+            for (; g < ge; g++) {
+                uint64_t w = vp_window(r, pos + g->off);
+                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
             }
         }
-        for (const struct vp_store *st = p->stores + ip->c, *se = st + ip->d; st < se; st++) {
-            uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
-            slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+        if (BITSIFT_UNLIKELY(bad))
+            return false;
+        if (ip->d) {
+            const struct vp_store *st = p->stores + ip->c, *se = st + ip->d;
+            for (; st < se; st++) {
+                uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
+                slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+            }
         }
         pos = end;
         fields += ip->fields;
@@ -415,10 +529,12 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, b
         VP_NEXT();
     }
     VP_CASE(VP_LEAF) : {
-        r->bit_pos = pos;
-        if (!vp_leaf(s, r, &s->ops[ip->a], slots))
+        bitsift_reader reader;
+        bitsift_reader_init(&reader, r->data, r->size);
+        reader.bit_pos = pos;
+        if (!vp_leaf(s, &reader, &s->ops[ip->a], slots))
             return false;
-        pos = r->bit_pos;
+        pos = reader.bit_pos;
         fields += ip->fields;
         ip++;
         VP_NEXT();
@@ -443,6 +559,33 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, b
         int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
         if (base < INT32_MIN || base > INT32_MAX ||
             !vp_object_index(r, &pos, base, ip->y, ip->d, &current))
+            return false;
+        slots[ip->a] = current;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_INT_REL) : {
+        int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
+        if (base < INT32_MIN || base > INT32_MAX || !vp_int_relative(r, &pos, base, &current))
+            return false;
+        slots[ip->a] = current;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_SEQ_REL) : {
+        int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
+        if (base < 0 || base > 65535 || !vp_sequence_relative(r, &pos, base, &current))
+            return false;
+        slots[ip->a] = current;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_ACK_REL) : {
+        int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
+        if (base < 0 || base > 65535 || !vp_ack_relative(r, &pos, base, &current))
             return false;
         slots[ip->a] = current;
         fields += ip->fields;
@@ -492,7 +635,7 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, b
         VP_NEXT();
     }
     VP_CASE(VP_LOOP_NEXT) : {
-        ip = --loops[ip->level].remaining ? insns + ip->b : ip + 1;
+        ip = insns + (--loops[ip->level].remaining ? ip->b : ip->c);
         VP_NEXT();
     }
     VP_CASE(VP_SPARSE_BEGIN) : {
@@ -598,8 +741,8 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
 {
     const struct validate_program *p = s->validate;
     const bitsift_framing *fr = &s->framing;
-    bitsift_reader r;
-    bitsift_reader_init(&r, packet, size);
+    struct vp_input r;
+    vp_input_init(&r, packet, size);
     uint64_t pos = 0;
     if (fr->prefix_bytes) {
         if (fr->prefix_bytes > size)
@@ -619,7 +762,8 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         (!vp_take(&r, &pos, p->type_width, &type) || type > fr->num_types - 1))
         return false;
     int64_t slots[SCHEMA_MAX_SLOTS + 1];
-    memset(slots, 0, sizeof(slots[0]) * s->slot_count);
+    for (uint32_t k = 0; k < s->slot_count; k++)
+        slots[k] = 0;
     uint64_t fields = 0;
     if (!vp_exec(s, p, &r, p->entry[type], &pos, &fields, slots))
         return false;
@@ -670,11 +814,19 @@ int bitsift__validate_program(const bitsift_schema *s, const void *packet, size_
 
 #define VP_NONE UINT32_MAX
 
+/* A range check of the open run, before it joins a group. */
+struct vp_pending {
+    uint32_t off, width;
+    uint64_t lo, hi; /* raw values lo..hi pass */
+};
+
 struct vp_builder {
     const bitsift_schema *s;
     struct validate_program *p;
-    size_t insn_cap, check_cap, store_cap, table_cap;
+    size_t insn_cap, group_cap, store_cap, table_cap, pend_cap;
     uint32_t run; /* the run that leaves join, VP_NONE */
+    struct vp_pending *pend;
+    uint32_t pend_count;
     bool failed;  /* out of memory, or a shape left to the interpreter */
     struct vp_insn scratch;
 };
@@ -704,10 +856,61 @@ static struct vp_insn *vp_at(struct vp_builder *b, uint32_t i)
     return !b->failed && i < b->p->insn_count ? &b->p->insns[i] : &b->scratch;
 }
 
+static struct vp_group *vp_new_group(struct vp_builder *b, uint32_t off)
+{
+    struct validate_program *p = b->p;
+    if (!vp_grow(b, (void **)&p->groups, &b->group_cap, p->group_count, sizeof *p->groups))
+        return NULL;
+    struct vp_group *g = &p->groups[p->group_count++];
+    memset(g, 0, sizeof *g);
+    g->off = off;
+    vp_at(b, b->run)->b++;
+    return g;
+}
+
+/* Turn the open run's checks into groups (see struct vp_group): the
+ * upper bounds packed greedily into windows of 57 bits, each lower bound
+ * alone. */
+static void vp_close_run(struct vp_builder *b)
+{
+    if (b->run == VP_NONE)
+        return;
+    vp_at(b, b->run)->a = b->p->group_count;
+    struct vp_group *g = NULL;
+    for (uint32_t k = 0; k < b->pend_count && !b->failed; k++) {
+        const struct vp_pending *c = &b->pend[k];
+        uint64_t top = ~0ull >> (64 - c->width);
+        if (c->hi < top) {
+            if (!g || c->off + c->width - g->off > 57) {
+                g = vp_new_group(b, c->off);
+                if (!g)
+                    break;
+            }
+            unsigned at = c->off - g->off;
+            g->add |= (top - c->hi) << at;
+            g->flip |= (top - c->hi) << at;
+            g->carries |= 1ull << (at + c->width);
+        }
+    }
+    for (uint32_t k = 0; k < b->pend_count && !b->failed; k++) {
+        const struct vp_pending *c = &b->pend[k];
+        if (c->lo == 0)
+            continue;
+        struct vp_group *lower = vp_new_group(b, c->off);
+        if (!lower)
+            break;
+        lower->add = (1ull << c->width) - c->lo;
+        lower->carries = 1ull << c->width;
+        lower->flip = lower->add ^ lower->carries;
+    }
+    b->pend_count = 0;
+    b->run = VP_NONE;
+}
+
 /* Append an op (which ends the open run). */
 static uint32_t vp_emit(struct vp_builder *b, enum vp_code code, uint32_t fields)
 {
-    b->run = VP_NONE;
+    vp_close_run(b);
     struct validate_program *p = b->p;
     if (!vp_grow(b, (void **)&p->insns, &b->insn_cap, p->insn_count, sizeof *p->insns))
         return VP_NONE;
@@ -722,7 +925,7 @@ static uint32_t vp_emit(struct vp_builder *b, enum vp_code code, uint32_t fields
  * across it. */
 static uint32_t vp_label(struct vp_builder *b)
 {
-    b->run = VP_NONE;
+    vp_close_run(b);
     return b->p->insn_count;
 }
 
@@ -744,7 +947,6 @@ static struct vp_insn *vp_run(struct vp_builder *b)
     if (b->run == VP_NONE) {
         uint32_t i = vp_emit(b, VP_RUN, 0);
         struct vp_insn *in = vp_at(b, i);
-        in->a = b->p->check_count;
         in->c = b->p->store_count;
         b->run = b->failed ? VP_NONE : i;
     }
@@ -764,15 +966,18 @@ static void vp_run_read(struct vp_builder *b, unsigned width, uint64_t lo, uint6
         return;
     }
     uint64_t top = ~0ull >> (64 - width);
-    if (lo != 0 || span < top) {
-        if (!vp_grow(b, (void **)&p->checks, &b->check_cap, p->check_count, sizeof *p->checks))
+    if (lo > top) {
+        vp_emit(b, VP_FAIL, 0); /* no raw value passes */
+        return;
+    }
+    if (lo != 0 || span < top - lo) {
+        if (!vp_grow(b, (void **)&b->pend, &b->pend_cap, b->pend_count, sizeof *b->pend))
             return;
-        struct vp_check *c = &p->checks[p->check_count++];
+        struct vp_pending *c = &b->pend[b->pend_count++];
         c->off = (uint32_t)off;
-        c->shift = 64 - width;
+        c->width = width;
         c->lo = lo;
-        c->span = span;
-        run->b++;
+        c->hi = span >= top - lo ? top : lo + span;
     }
     if (slot >= 0) {
         if (!vp_grow(b, (void **)&p->stores, &b->store_cap, p->store_count, sizeof *p->stores))
@@ -889,19 +1094,28 @@ static void vp_leaf_op(struct vp_builder *b, uint32_t i)
         }
         break;
     case OP_OBJ_INDEX:
-        if (plain && op->max_objects >= 1) {
+    case OP_INT_REL:
+    case OP_SEQ_REL:
+    case OP_ACK_REL:
+        if (plain && (op->code != OP_OBJ_INDEX || op->max_objects >= 1)) {
+            static const enum vp_code codes[] = {
+                [OP_OBJ_INDEX] = VP_OBJ_INDEX,
+                [OP_INT_REL] = VP_INT_REL,
+                [OP_SEQ_REL] = VP_SEQ_REL,
+                [OP_ACK_REL] = VP_ACK_REL,
+            };
             bool from_slot = op->base_kind != BASE_CONST;
             if (from_slot && !vp_slot_ok(s, op->base_slot)) {
                 b->failed = true;
                 return;
             }
-            struct vp_insn *in = vp_at(b, vp_emit(b, VP_OBJ_INDEX, 1));
+            struct vp_insn *in = vp_at(b, vp_emit(b, codes[op->code], 1));
             in->kind = from_slot;
             in->c = from_slot ? (uint32_t)op->base_slot : 0;
             in->x = op->base;
             in->y = op->max_objects;
             in->a = slot >= 0 ? (uint32_t)slot : VP_SCRATCH;
-            in->d = (int64_t)op->max_objects + 1 >= 126
+            in->d = op->code == OP_OBJ_INDEX && (int64_t)op->max_objects + 1 >= 126
                         ? bitsift_bits_required(126, (int64_t)op->max_objects + 1)
                         : 0;
             return;
@@ -1132,6 +1346,7 @@ static void vp_array(struct vp_builder *b, uint32_t i, unsigned level)
         vp_at(b, step)->level = (uint8_t)level;
         vp_at(b, step)->b = top;
         vp_at(b, begin)->b = vp_label(b);
+        vp_at(b, step)->c = vp_at(b, begin)->b;
         return;
     case ARRAY_FLAGS:
     case ARRAY_INDICES:
@@ -1205,12 +1420,62 @@ static void vp_range(struct vp_builder *b, uint32_t first, uint32_t end, unsigne
     }
 }
 
+/* Where a jump really leads: through chains of jumps. */
+static uint32_t vp_final(const struct validate_program *p, uint32_t i)
+{
+    for (unsigned n = 0; n < 64 && i < p->insn_count && p->insns[i].code == VP_JUMP; n++)
+        i = p->insns[i].b;
+    return i;
+}
+
+/* Jumps straight to where they lead, and a jump to an op that does not
+ * fall through (another element, the end) replaced by a copy of it: the
+ * last case of an element's switch then loops by itself. */
+static void vp_thread_jumps(struct validate_program *p)
+{
+    for (uint32_t i = 0; i < p->insn_count; i++) {
+        struct vp_insn *in = &p->insns[i];
+        switch (in->code) {
+        case VP_JUMP: {
+            uint32_t to = vp_final(p, in->b);
+            if (to < p->insn_count && (p->insns[to].code == VP_LOOP_NEXT ||
+                                       p->insns[to].code == VP_END || p->insns[to].code == VP_FAIL))
+                *in = p->insns[to];
+            else
+                in->b = to;
+            break;
+        }
+        case VP_SWITCH:
+            for (uint32_t k = 0; k < in->d; k++)
+                p->table[in->c + k] = vp_final(p, p->table[in->c + k]);
+            /* fall through */
+        case VP_IF_EQ:
+        case VP_IF_NE:
+        case VP_IF_EXPR:
+        case VP_LOOP_COUNTED:
+        case VP_LOOP_INLINE:
+        case VP_FLAGS_STEP:
+        case VP_INDICES_STEP:
+        case VP_SENTINEL_STEP:
+        case VP_RELATIVE_STEP:
+            in->b = vp_final(p, in->b);
+            break;
+        case VP_LOOP_NEXT:
+            in->b = vp_final(p, in->b);
+            in->c = vp_final(p, in->c);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
 void schema_validate_free(struct validate_program *p)
 {
     if (!p)
         return;
     free(p->insns);
-    free(p->checks);
+    free(p->groups);
     free(p->stores);
     free(p->table);
     free(p->entry);
@@ -1245,9 +1510,11 @@ struct validate_program *schema_validate_build(const bitsift_schema *s)
         vp_range(&b, pk->first_op + 1, root->end, 0);
         vp_emit(&b, VP_END, 0);
     }
+    free(b.pend);
     if (b.failed) {
         schema_validate_free(b.p);
         return NULL;
     }
+    vp_thread_jumps(b.p);
     return b.p;
 }
