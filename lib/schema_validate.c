@@ -53,7 +53,9 @@
 #include "schema_internal.h"
 
 enum vp_code {
-    VP_RUN,            /* groups[a, a + b), stores[c, c + d), `bits` bits */
+    VP_RUN,            /* `bits` bits, checked by groups[a, a + b) (b >= 1) */
+    VP_RUN_STORE,      /* the same, any b, then the values stores[c, c + d) */
+    VP_SKIP,           /* `bits` bits that need no check */
     VP_SET,            /* slots[a] = x (a zero-bit field, a default, a reset) */
     VP_LEAF,           /* ops[a] through the library's readers */
     VP_ALIGN,          /* zero padding to the next byte */
@@ -91,6 +93,7 @@ struct vp_insn {
     uint32_t a, b, c, d;
     uint64_t bits;
     int64_t x, y;
+    uint64_t unused2[2]; /* 64 bytes: an index becomes an offset by a shift */
 };
 
 /*
@@ -163,8 +166,11 @@ static void vp_input_init(struct vp_input *in, const void *data, size_t size)
     in->fast_limit = size >= 8 ? in->bit_limit - 56 : 0;
     in->tail_start = size >= 8 ? size - 8 : 0;
     memset(in->tail, 0, sizeof in->tail);
-    if (size)
-        memcpy(in->tail, in->data + in->tail_start, size - in->tail_start);
+    if (size >= 8)
+        memcpy(in->tail, in->data + in->tail_start, 8);
+    else
+        for (size_t i = 0; i < size; i++)
+            in->tail[i] = in->data[i];
 }
 
 /* The 64 bits from `pos` on (at least 57 of them are the stream's), for
@@ -454,6 +460,8 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
 #ifdef VP_THREADED
     static const void *const labels[VP_CODE_COUNT] = {
         [VP_RUN] = &&L_VP_RUN,
+        [VP_RUN_STORE] = &&L_VP_RUN_STORE,
+        [VP_SKIP] = &&L_VP_SKIP,
         [VP_SET] = &&L_VP_SET,
         [VP_LEAF] = &&L_VP_LEAF,
         [VP_ALIGN] = &&L_VP_ALIGN,
@@ -490,16 +498,58 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
         switch ((enum vp_code)ip->code) {
 #endif
     VP_CASE(VP_RUN) : {
-        /* One bounds test; the loads come straight from the packet when
+        /* One bounds test, then the groups: straight from the packet when
          * the whole run ends at or below fast_limit. */
         uint64_t end = pos + ip->bits, bad = 0;
         const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
+        if (BITSIFT_LIKELY(end <= fast_limit)) {
+            do {
+                uint64_t at = pos + g->off;
+                uint64_t w = bitsift__load_le64(data + (at >> 3)) >> (at & 7);
+                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+            } while (++g < ge);
+        } else {
+            if (end > bit_limit)
+                return false;
+            do {
+                uint64_t w = vp_window(r, pos + g->off);
+                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+            } while (++g < ge);
+        }
+        if (BITSIFT_UNLIKELY(bad))
+            return false;
+        pos = end;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_SKIP) : {
+        uint64_t end = pos + ip->bits;
+        if (end > bit_limit)
+            return false;
+        pos = end;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_RUN_STORE) : {
+        uint64_t end = pos + ip->bits, bad = 0;
+        const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
+        const struct vp_store *st = p->stores + ip->c, *se = st + ip->d;
         if (BITSIFT_LIKELY(end <= fast_limit)) {
             for (; g < ge; g++) {
                 uint64_t at = pos + g->off;
                 uint64_t w = bitsift__load_le64(data + (at >> 3)) >> (at & 7);
                 bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
             }
+            if (BITSIFT_UNLIKELY(bad))
+                return false;
+            do {
+                uint64_t at = pos + st->off;
+                uint64_t raw = bitsift__load_le64(data + (at >> 3)) >> (at & 7) << st->shift >>
+                               st->shift;
+                slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+            } while (++st < se);
         } else {
             if (end > bit_limit)
                 return false;
@@ -507,15 +557,12 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
                 uint64_t w = vp_window(r, pos + g->off);
                 bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
             }
-        }
-        if (BITSIFT_UNLIKELY(bad))
-            return false;
-        if (ip->d) {
-            const struct vp_store *st = p->stores + ip->c, *se = st + ip->d;
-            for (; st < se; st++) {
+            if (bad)
+                return false;
+            do {
                 uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
                 slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
-            }
+            } while (++st < se);
         }
         pos = end;
         fields += ip->fields;
@@ -903,6 +950,8 @@ static void vp_close_run(struct vp_builder *b)
         lower->carries = 1ull << c->width;
         lower->flip = lower->add ^ lower->carries;
     }
+    struct vp_insn *run = vp_at(b, b->run);
+    run->code = run->d ? VP_RUN_STORE : run->b ? VP_RUN : VP_SKIP;
     b->pend_count = 0;
     b->run = VP_NONE;
 }
