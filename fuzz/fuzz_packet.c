@@ -22,6 +22,9 @@
  *   - on success the leaf bits add up to the packet's bits (bit accounting);
  *   - the visitor decode, the tree decode and the validate-only decode agree
  *     on status, packet type, bits and failure position;
+ *   - the validate-only decode fills its result exactly as the op
+ *     interpreter does, and the validation program alone decides as the
+ *     interpreter (validate_check.h), with the CRC checked and ignored;
  *   - a strict decode never accepts what the lenient one refuses;
  *   - each value node of the tree is found again by its own path;
  *   - protocol detection names a schema that is in the list.
@@ -33,6 +36,7 @@
 #include "bitsift.h"
 #include "packet_schemas.h"
 #include "reseal.h"
+#include "validate_check.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -183,6 +187,10 @@ static void decode_one(size_t schema_index, const uint8_t *data, size_t size)
     bitsift_decode(s, data, size, DECODE_FLAGS | BITSIFT_DECODE_STRICT, NULL, &strict);
     if (strict.status == BITSIFT_OK)
         CHECK(validated.status == BITSIFT_OK && strict.bits == validated.bits);
+
+    fuzz_validate_agrees(s, data, size, DECODE_FLAGS);
+    fuzz_validate_agrees(s, data, size, DECODE_FLAGS | BITSIFT_DECODE_STRICT);
+    fuzz_validate_agrees(s, data, size, BITSIFT_DECODE_NO_CRC);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -21,6 +21,10 @@
  *     BITSIFT_E_VALUE or written as a packet the decoder accepts; so is
  *     one array element more (a struct or a value, whichever the array
  *     does not hold, or does);
+ *   - the validation program decides as the op interpreter, and the
+ *     validate-only decode fills its result as the interpreter does
+ *     (validate_check.h), on the two simple buffers, on each random packet
+ *     and on every truncation and a few bit flips of it;
  *   - in each decoded random packet, every node is found again by its path
  *     (bitsift_node_path -> bitsift_tree_find) and a named struct member
  *     by its name (bitsift_node_child); a path cut short by a small buffer
@@ -33,6 +37,7 @@
 #include <string.h>
 
 #include "bitsift.h"
+#include "validate_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -93,6 +98,24 @@ static bitsift_value other_kind(unsigned which)
 }
 
 /* Random valid packets of each type: encode -> decode -> encode. */
+/* The validation program against the interpreter on a valid packet, its
+ * truncations (a bounded number of them) and bit flips chosen by `salt`;
+ * `packet` is restored before returning. */
+static void validate_mutations(const bitsift_schema *s, uint8_t *packet, size_t size, unsigned salt)
+{
+    fuzz_validate_agrees(s, packet, size, 0);
+    fuzz_validate_agrees(s, packet, size, BITSIFT_DECODE_STRICT);
+    size_t step = size / 64 + 1;
+    for (size_t len = salt % step; len < size; len += step)
+        fuzz_validate_agrees(s, packet, len, BITSIFT_DECODE_NO_CRC);
+    for (unsigned k = 0; k < 16 && size; k++) {
+        size_t bit = ((size_t)salt * 2654435761u + k * 40503u) % (size * 8);
+        packet[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        fuzz_validate_agrees(s, packet, size, BITSIFT_DECODE_NO_CRC);
+        packet[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    }
+}
+
 static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigned types)
 {
     static const unsigned fills[] = {0, 50, 100};
@@ -113,6 +136,7 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
             CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
             CHECK(dec.packet_type == (int)type);
             check_paths(back);
+            validate_mutations(s, out, out_size, type * 3 + (unsigned)f);
             CHECK(bitsift_encode(s, back, again, sizeof again, &again_size, &enc) == BITSIFT_OK);
             CHECK(again_size == out_size && memcmp(again, out, out_size) == 0);
             if (out_size > 0) {
@@ -207,6 +231,7 @@ static void exercise(const bitsift_schema *s)
         bitsift_result res;
         bitsift_decode_tree(s, buf, sizeof buf, BITSIFT_DECODE_NO_CRC, t, &res);
         CHECK(res.bits <= sizeof buf * 8);
+        fuzz_validate_agrees(s, buf, sizeof buf, BITSIFT_DECODE_NO_CRC);
         if (res.status == BITSIFT_OK) {
             static uint8_t out[1 << 16];
             size_t out_size;

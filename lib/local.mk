@@ -21,6 +21,7 @@ lib_libbitsift_la_SOURCES = \
 	lib/schema_parser.c \
 	lib/schema_compile.c \
 	lib/schema_decode.c \
+	lib/schema_validate.c \
 	lib/schema_detect.c \
 	lib/schema_tree.c \
 	lib/schema_encode.c \

@@ -548,6 +548,7 @@ void bitsift_schema_free(bitsift_schema *s)
     free(s->allowed);
     free(s->expr);
     free(s->leaves);
+    schema_validate_free(s->validate);
     for (struct string_block *b = s->blocks, *n; b; b = n) {
         n = b->next;
         free(b);
@@ -611,6 +612,9 @@ bitsift_schema *bitsift_schema_compile(const char *text, size_t size, const char
         if (!c.failed) {
             schema_prepare_ops(s);
             schema_fuse_leaf_runs(s);
+            /* Without it (no memory, a shape it leaves alone) the
+             * interpreter validates: slower, same answers. */
+            s->validate = schema_validate_build(s);
         }
     }
     free(c.decls);

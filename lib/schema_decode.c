@@ -815,6 +815,11 @@ static bitsift_error finish(struct decoder *d, bool ok, bitsift_result *res)
 bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t size,
                             unsigned flags, const bitsift_visitor *v, bitsift_result *res)
 {
+    /* Validation only: the validation program decides valid packets;
+     * the ops below name the failure of the others. */
+    if (!v && s->validate && !(flags & SCHEMA_DECODE_INTERPRETER) &&
+        schema_validate(s, packet, size, flags, res))
+        return BITSIFT_OK;
     struct decoder d;
     d.s = s;
     d.v = v;
@@ -870,5 +875,6 @@ bitsift_error bitsift_decode(const bitsift_schema *s, const void *packet, size_t
         res->failure.why = "no schema or no packet";
         return res->status;
     }
-    return schema_decode(s, packet, size, flags & ~SCHEMA_DECODE_NO_PATHS, v, res);
+    return schema_decode(s, packet, size,
+                         flags & ~(SCHEMA_DECODE_NO_PATHS | SCHEMA_DECODE_INTERPRETER), v, res);
 }

@@ -179,6 +179,8 @@ struct schema_leaf {
     uint32_t width; /* 0..57 */
 };
 
+struct validate_program; /* schema_validate.c */
+
 struct string_block {
     struct string_block *next;
     size_t used, size;
@@ -230,6 +232,8 @@ struct bitsift_schema {
     uint32_t slot_count;
     struct schema_leaf *leaves; /* reads of the leaf runs, NULL when none */
     uint32_t leaf_count;
+    /* The validation program (schema_validate.c), NULL when none. */
+    struct validate_program *validate;
     /* Every string above (names, paths) lives in these blocks. */
     struct string_block *blocks;
 };
@@ -255,10 +259,36 @@ bool schema_allowed(const bitsift_schema *s, const struct schema_op *op, int64_t
 float schema_s3_dequantize(uint32_t bits, uint32_t raw);
 uint32_t schema_s3_quantize(uint32_t bits, float v);
 
-/* A decode with an internal flag: the tree builder needs no paths. */
-#define SCHEMA_DECODE_NO_PATHS 0x100u
+/* A decode with internal flags: the tree builder needs no paths; tests
+ * and fuzzers force the op interpreter to compare it with the validation
+ * program. bitsift_decode clears both. */
+#define SCHEMA_DECODE_NO_PATHS    0x100u
+#define SCHEMA_DECODE_INTERPRETER 0x200u
 bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t size,
                             unsigned flags, const bitsift_visitor *v, bitsift_result *res);
+
+/*
+ * The validation program (schema_validate.c): a flat form of the schema
+ * that answers "is this packet valid?" for decodes without a visitor.
+ * schema_validate_build makes it once per schema (NULL without memory or
+ * for a shape it leaves to the interpreter); schema_validate fills `res`
+ * and returns true when the packet is valid, and returns false (res
+ * undefined) otherwise: the caller then runs the op interpreter, which
+ * reaches the same decision and names the failure.
+ */
+struct validate_program *schema_validate_build(const bitsift_schema *s);
+void schema_validate_free(struct validate_program *p);
+bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, unsigned flags,
+                     bitsift_result *res);
+/* bitsift_decode with no visitor through the op interpreter only: the
+ * reference that tests and fuzzers compare the program with. Exported
+ * for them (the bitsift__ prefix), not part of the API. */
+bitsift_error bitsift__decode_interpreted(const bitsift_schema *s, const void *packet, size_t size,
+                                          unsigned flags, bitsift_result *res);
+/* The program's own decision: 1 valid (res filled), 0 refused, -1 when
+ * the schema has no program. Exported for the same tests. */
+int bitsift__validate_program(const bitsift_schema *s, const void *packet, size_t size,
+                              unsigned flags, bitsift_result *res);
 
 /* The kind of value a leaf op holds. */
 bitsift_value_kind schema_value_kind(const struct schema_op *op);

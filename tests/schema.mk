@@ -102,3 +102,9 @@ EXTRA_DIST += \
 	examples/packets/shooter-disconnect.bin \
 	examples/packets/shooter-input.bin \
 	examples/packets/shooter-snapshot.bin
+
+# The validation program against the op interpreter (lib/schema_validate.c).
+check_PROGRAMS += tests/schema/validate_diff
+tests_schema_validate_diff_SOURCES = tests/schema/validate_diff.c
+tests_schema_validate_diff_LDADD = lib/libbitsift.la
+TESTS += tests/schema/validate_diff

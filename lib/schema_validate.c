@@ -1,0 +1,1569 @@
+/*
+ * schema_validate.c -- the validation program: a second, flat form of a
+ * compiled schema, built once per schema, and its interpreter, which
+ * answers "is this packet valid?" for bitsift_decode with no visitor
+ * (`bitsift validate`, protocol detection) several times faster than
+ * walking the op list.
+ *
+ * The op list (schema_internal.h) is made for reporting: every field has a
+ * name, a path and an event, structs and arrays are entered and left, and
+ * the decoder recurses. Validation needs none of that, only the decision
+ * and the number of bits and fields. So the program has
+ *   - no structs: their bodies are inlined where they are used;
+ *   - leaf runs: consecutive fields whose check is "a raw value of w bits
+ *     lies in a range" become one VP_RUN, one bounds test for all of them,
+ *     then a load, two shifts and one compare per field that can fail;
+ *     fields that cannot fail (bools, bits, floats, an int(0, 2^k - 1),
+ *     smallest-three components) cost nothing but their bits;
+ *   - ifs as conditional jumps, the not-taken branch's slot defaults
+ *     written as VP_SETs at the head of the other branch;
+ *   - arrays as loops whose counters live in a small fixed array indexed
+ *     by the loop's nesting level (known when the program is built);
+ *   - slots written only by the fields that own one (a field has a slot
+ *     only when some later field refers to it).
+ * An if-else-if chain on one enum ("if (kind == a) ... if (kind == b)")
+ * becomes one VP_SWITCH through a jump table.
+ *
+ * Example, `struct E { enum K : int(0, 15) kind; float x; if (kind == 1)
+ * int(0, 100) hp; }  E items[max 8];` compiles to:
+ *
+ *   0  LOOP_INLINE  level 0, count int(0, 8), none -> 5
+ *   1  RUN          36 bits: check kind (4 bits) <= 4, store slot 0
+ *   2  IF_EQ        slot 0 == 1, else -> 4
+ *   3  RUN          7 bits: check hp <= 100
+ *   4  LOOP_NEXT    level 0, again -> 1
+ *   5  END
+ *
+ * Identical behaviour is the rule: the program accepts exactly the
+ * packets the op interpreter accepts, with the same bits and field count.
+ * It only decides; when it refuses, schema_decode runs the interpreter,
+ * which refuses too and names the failure. (A shape the program would
+ * get wrong is simply not built: the schema then always uses the
+ * interpreter.) tests/schema/validate_diff.c and fuzz_packet compare the
+ * two on every example and on mutated and random inputs.
+ *
+ * Every read stays inside the packet exactly as the inline reader's
+ * (lib/bitsift.h): a load from data only while it ends at or below
+ * fast_limit, otherwise from the reader's zero-padded copy of the last
+ * bytes, and never past bit_limit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema_internal.h"
+
+enum vp_code {
+    VP_RUN,            /* `bits` bits, checked by groups[a, a + b) (b >= 1) */
+    VP_RUN_STORE,      /* the same, any b, then the values stores[c, c + d) */
+    VP_SKIP,           /* `bits` bits that need no check */
+    VP_SET,            /* slots[a] = x (a zero-bit field, a default, a reset) */
+    VP_LEAF,           /* ops[a] through the library's readers */
+    VP_ALIGN,          /* zero padding to the next byte */
+    VP_CHECK,          /* align, then the 32-bit marker x */
+    VP_OBJ_INDEX,      /* object_index field: see vp_object_index */
+    VP_INT_REL,        /* int_relative field: see vp_int_relative */
+    VP_SEQ_REL,        /* sequence_relative field */
+    VP_ACK_REL,        /* ack_relative field */
+    VP_IF_EQ,          /* on to the then branch when slots[a] == x, else to b */
+    VP_IF_NE,          /* the same for slots[a] != x */
+    VP_IF_EXPR,        /* the same for schema_eval(ops[a]) */
+    VP_SWITCH,         /* slots[a] - x indexes table[c, c + d), else to b */
+    VP_JUMP,           /* to b */
+    VP_LOOP_FIXED,     /* x elements */
+    VP_LOOP_COUNTED,   /* slots[c] elements, at most x; none: to b */
+    VP_LOOP_INLINE,    /* int(0, x) elements in d bits; none: to b */
+    VP_LOOP_NEXT,      /* another element: back to b, else on to c */
+    VP_SPARSE_BEGIN,   /* sparse array of kind `kind`: see the step ops */
+    VP_FLAGS_STEP,     /* a bool per slot 0..x-1; after the last: to b */
+    VP_INDICES_STEP,   /* an int(0, x - 1) index per element */
+    VP_SENTINEL_STEP,  /* an int(0, x) index per element, x ends */
+    VP_RELATIVE_STEP,  /* an object index per element */
+    VP_FAIL,           /* a field no packet can hold */
+    VP_END,
+    VP_CODE_COUNT
+};
+
+struct vp_insn {
+    uint8_t code;   /* enum vp_code */
+    uint8_t level;  /* loops: which counter */
+    uint8_t kind;   /* VP_SPARSE_BEGIN: enum array_kind; relative fields: 1
+                       when the base is slots[c], 0 when it is x */
+    uint8_t unused;
+    uint32_t fields; /* fields counted when the op succeeds */
+    uint32_t a, b, c, d;
+    uint64_t bits;
+    int64_t x, y;
+    uint64_t unused2[2]; /* 64 bytes: an index becomes an offset by a shift */
+};
+
+/*
+ * The range checks of a run, several fields per 64-bit load. A field of w
+ * bits whose raw values 0..hi are allowed passes when raw + (2^w - 1 - hi)
+ * does not carry out of its w bits. Fields side by side in one window
+ * get their constants side by side, and one addition checks them all: a
+ * carry leaves a field only when that field fails, so a carry reaches a
+ * field above only in a packet that is refused anyway.
+ *
+ *   window (LSB right): ...|  hp: 7  | team: 2 |      x: 20      |
+ *   add:                ...| 127-100 |  3 - 2  | 2^20 - 1 - steps |
+ *   carries:            the bit just above each checked field
+ *
+ * The carries into the bits of t + add are (t + add) ^ t ^ add. A field
+ * that must also be at least lo (an enum whose first name is above its
+ * minimum) gets a group of its own with add = 2^w - lo, whose carry is
+ * required instead: `flip` is add with that carry bit flipped.
+ */
+struct vp_group {
+    uint64_t add, flip, carries;
+    uint32_t off; /* bits from the run's start to the window */
+};
+
+/* One value of a run that a later field uses: slots[slot] = base + raw. */
+struct vp_store {
+    uint32_t off, shift;
+    int64_t base;
+    uint32_t slot;
+};
+
+/* Per nesting level of arrays: elements left, the last sparse index. */
+struct vp_loop {
+    int64_t remaining, previous;
+};
+#define VP_MAX_LEVELS (BITSIFT_SCHEMA_MAX_DEPTH + 2)
+
+/* The scratch slot: where values nobody reads would go. */
+#define VP_SCRATCH SCHEMA_MAX_SLOTS
+
+struct validate_program {
+    struct vp_insn *insns;
+    struct vp_group *groups;
+    struct vp_store *stores;
+    uint32_t *table; /* VP_SWITCH targets */
+    uint32_t *entry; /* first insn of each packet type */
+    uint32_t insn_count, group_count, store_count, table_count;
+    unsigned type_width; /* bits of the packet type field */
+};
+
+/* ---- reading ------------------------------------------------------------- */
+
+/* The packet as the program reads it: the limits of the inline reader
+ * (bitsift_reader_init), without the reader's failure record, which a
+ * decision does not need. */
+struct vp_input {
+    const uint8_t *data;
+    size_t size;
+    uint64_t bit_limit;  /* bits in data */
+    uint64_t fast_limit; /* a read ending at or below this loads from data */
+    size_t tail_start;   /* tail[0] is data[tail_start] */
+    uint8_t tail[16];    /* data[tail_start, size) then zeros */
+};
+
+static void vp_input_init(struct vp_input *in, const void *data, size_t size)
+{
+    in->data = data;
+    in->size = size;
+    in->bit_limit = size > (UINT64_MAX >> 3) ? UINT64_MAX & ~7ull : (uint64_t)size << 3;
+    in->fast_limit = size >= 8 ? in->bit_limit - 56 : 0;
+    in->tail_start = size >= 8 ? size - 8 : 0;
+    memset(in->tail, 0, sizeof in->tail);
+    if (size >= 8)
+        memcpy(in->tail, in->data + in->tail_start, 8);
+    else
+        for (size_t i = 0; i < size; i++)
+            in->tail[i] = in->data[i];
+}
+
+/* The 64 bits from `pos` on (at least 57 of them are the stream's), for
+ * pos <= bit_limit: from the packet while the 8 bytes lie inside it, else
+ * from the reader's zero-padded copy of its last bytes. */
+static inline uint64_t vp_window(const struct vp_input *r, uint64_t pos)
+{
+    uint64_t byte = pos >> 3;
+    const uint8_t *p =
+        BITSIFT_LIKELY(byte + 8 <= r->size) ? r->data + byte : r->tail + (byte - r->tail_start);
+    return bitsift__load_le64(p) >> (pos & 7);
+}
+
+/* The low `width` bits, 0 <= width <= 63. */
+static inline uint64_t vp_mask(uint64_t v, unsigned width)
+{
+    return v & (~0ull >> (63 - width) >> 1);
+}
+
+/* `width` (0..57) bits at *pos, if they are all there. */
+static inline bool vp_take(const struct vp_input *r, uint64_t *pos, unsigned width, uint64_t *raw)
+{
+    if (BITSIFT_UNLIKELY(*pos + width > r->bit_limit))
+        return false;
+    *raw = vp_mask(vp_window(r, *pos), width);
+    *pos += width;
+    return true;
+}
+
+/*
+ * The object index ladder of relative_ints.c read from one window: the
+ * position t of the first 1 among the next 6 bits picks the tier, whose
+ * delta follows in 0, 2, 3, 4, 5 or 6 bits (each covering its range
+ * exactly, so no raw value is refused); no 1 at all picks the last tier,
+ * int(126, max_objects + 1) in `last_width` bits. At most 6 + 31 bits.
+ *
+ *   bit   0 1 ... t   t+1 .. t+width
+ *         0 0 ... 1   delta - tier_min
+ *
+ * The reader checks the same conditions, in another order: refusing is
+ * all that matters here.
+ */
+static const uint8_t vp_tier_width[6] = {0, 2, 3, 4, 5, 6};
+static const uint8_t vp_tier_min[6] = {1, 2, 6, 14, 30, 62};
+
+static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int64_t previous,
+                                   int64_t max_objects, unsigned last_width, int64_t *current)
+{
+    uint64_t w = vp_window(r, *pos);
+    unsigned t = (unsigned)__builtin_ctzll(w | 64);
+    int64_t d;
+    unsigned len;
+    if (BITSIFT_LIKELY(t < 6)) {
+        unsigned width = vp_tier_width[t];
+        d = vp_tier_min[t] + (int64_t)vp_mask(w >> (t + 1), width);
+        len = t + 1 + width;
+    } else {
+        if (max_objects + 1 < 126)
+            return false;
+        uint64_t raw = vp_mask(w >> 6, last_width);
+        if (raw > (uint64_t)(max_objects + 1 - 126))
+            return false;
+        d = 126 + (int64_t)raw;
+        len = 6 + last_width;
+    }
+    if (BITSIFT_UNLIKELY(*pos + len > r->bit_limit || previous + d > max_objects ||
+                         d > max_objects + 1))
+        return false;
+    *pos += len;
+    *current = previous + d;
+    return true;
+}
+
+/*
+ * int_relative (relative_ints.c) the same way: a 1 at bit t < 6 picks the
+ * tier, whose delta follows in 0, 3, 5, 9, 13 or 17 bits, this time with a
+ * range to check; six 0s are followed by the value itself in 32 bits,
+ * which must lie after `previous` (compared as signed 32-bit).
+ */
+static const uint8_t vp_rel_width[6] = {0, 3, 5, 9, 13, 17};
+static const uint32_t vp_rel_min[6] = {1, 2, 7, 24, 281, 4378};
+static const uint32_t vp_rel_span[6] = {0, 4, 16, 256, 4096, 65536};
+
+static inline bool vp_int_relative(const struct vp_input *r, uint64_t *pos, int64_t previous,
+                                   int64_t *current)
+{
+    uint64_t w = vp_window(r, *pos);
+    unsigned t = (unsigned)__builtin_ctzll(w | 64);
+    int64_t value;
+    unsigned len;
+    if (BITSIFT_LIKELY(t < 6)) {
+        unsigned width = vp_rel_width[t];
+        uint64_t raw = vp_mask(w >> (t + 1), width);
+        if (raw > vp_rel_span[t])
+            return false;
+        value = previous + vp_rel_min[t] + (int64_t)raw;
+        if (value > INT32_MAX)
+            return false;
+        len = t + 1 + width;
+    } else {
+        value = (int32_t)(uint32_t)(w >> 6);
+        if (value <= previous)
+            return false;
+        len = 6 + 32;
+    }
+    if (BITSIFT_UNLIKELY(*pos + len > r->bit_limit))
+        return false;
+    *pos += len;
+    *current = value;
+    return true;
+}
+
+/* sequence_relative: int_relative over 16-bit sequences that wrap. */
+static inline bool vp_sequence_relative(const struct vp_input *r, uint64_t *pos, int64_t sequence1,
+                                        int64_t *sequence2)
+{
+    int64_t value;
+    if (!vp_int_relative(r, pos, sequence1, &value))
+        return false;
+    if (value >= 65536)
+        value -= 65536;
+    *sequence2 = value;
+    return value >= 0 && value <= 65535;
+}
+
+/* ack_relative: a bool, then int(sequence - ack, 1, 64) in 6 bits (no
+ * raw value refused) or the ack itself in 16 bits. */
+static inline bool vp_ack_relative(const struct vp_input *r, uint64_t *pos, int64_t sequence,
+                                   int64_t *ack)
+{
+    uint64_t w = vp_window(r, *pos);
+    unsigned len = w & 1 ? 7 : 17;
+    if (BITSIFT_UNLIKELY(*pos + len > r->bit_limit))
+        return false;
+    *ack = w & 1 ? (uint16_t)((uint16_t)sequence - (uint16_t)(1 + vp_mask(w >> 1, 6)))
+                 : (int64_t)vp_mask(w >> 1, 16);
+    *pos += len;
+    return true;
+}
+
+/* Align then a 32-bit marker, as bitsift_read_check. */
+static inline bool vp_check_marker(const struct vp_input *r, uint64_t *pos, uint32_t marker)
+{
+    unsigned pad = (unsigned)(-*pos & 7);
+    if (BITSIFT_UNLIKELY(*pos + pad + 32 > r->bit_limit))
+        return false;
+    uint64_t w = vp_window(r, *pos);
+    if (BITSIFT_UNLIKELY(vp_mask(w, pad) != 0 || (uint32_t)(w >> pad) != marker))
+        return false;
+    *pos += pad + 32;
+    return true;
+}
+
+static bool vp_base(const struct schema_op *op, const int64_t *slots, int64_t lo, int64_t hi,
+                    int64_t *base)
+{
+    int64_t b = op->base_kind == BASE_CONST ? op->base : slots[op->base_slot];
+    *base = b;
+    return b >= lo && b <= hi;
+}
+
+/* A field the program does not read itself: exactly what the op
+ * interpreter's read_leaf_value checks and keeps, through the same
+ * library readers, with no value built. */
+static bool vp_leaf(const bitsift_schema *s, bitsift_reader *r, const struct schema_op *op,
+                    int64_t *slots)
+{
+    int64_t as_int = 0, i = 0, base = 0;
+    uint64_t u = 0;
+    const uint8_t *view;
+    size_t len;
+    bool flag;
+    switch ((enum op_code)op->code) {
+    case OP_BITS:
+        if (!bitsift_read_bits(r, op->width, &u))
+            return false;
+        as_int = (int64_t)u;
+        break;
+    case OP_BOOL:
+        if (!bitsift_read_bool(r, &flag))
+            return false;
+        as_int = flag;
+        break;
+    case OP_INT:
+        if (!bitsift_read_int(r, op->min, op->max, &i))
+            return false;
+        as_int = i;
+        break;
+    case OP_ENUM:
+        if (!bitsift_read_int(r, op->min, op->max, &i) || !schema_enum_lookup(s, op->enum_id, i))
+            return false;
+        as_int = i;
+        break;
+    case OP_FLOAT:
+        if (!bitsift_read_bits(r, 32, &u))
+            return false;
+        break;
+    case OP_DOUBLE:
+        if (!bitsift_read_bits(r, 64, &u))
+            return false;
+        break;
+    case OP_CFLOAT:
+        if (!bitsift_read_bits(r, op->width, &u) || u > op->steps)
+            return false;
+        break;
+    case OP_BYTES:
+        if (!bitsift_read_bytes_view(r, op->width, &view))
+            return false;
+        break;
+    case OP_STRING:
+        if (!bitsift_read_string_view(r, op->width, &view, &len))
+            return false;
+        break;
+    case OP_ALIGN:
+        if (!bitsift_read_align(r))
+            return false;
+        break;
+    case OP_CHECK:
+        if (!bitsift_read_check(r, op->check))
+            return false;
+        break;
+    case OP_INT_REL: {
+        int32_t cur;
+        if (!vp_base(op, slots, INT32_MIN, INT32_MAX, &base) ||
+            !bitsift_read_int_relative(r, (int32_t)base, &cur))
+            return false;
+        as_int = cur;
+        break;
+    }
+    case OP_OBJ_INDEX: {
+        int32_t cur;
+        if (!vp_base(op, slots, INT32_MIN, INT32_MAX, &base) ||
+            !bitsift_read_object_index(r, (int32_t)base, op->max_objects, &cur))
+            return false;
+        as_int = cur;
+        break;
+    }
+    case OP_SEQ_REL:
+    case OP_ACK_REL: {
+        uint16_t cur;
+        if (!vp_base(op, slots, 0, 65535, &base))
+            return false;
+        if (op->code == OP_SEQ_REL ? !bitsift_read_sequence_relative(r, (uint16_t)base, &cur)
+                                   : !bitsift_read_ack_relative(r, (uint16_t)base, &cur))
+            return false;
+        as_int = cur;
+        break;
+    }
+    case OP_SMALLEST3:
+        /* Any raw values make a quaternion; it keeps no slot. */
+        if (!bitsift_read_bits(r, 2, &u))
+            return false;
+        for (int k = 0; k < 3; k++)
+            if (!bitsift_read_bits(r, op->width, &u))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+    if (op->allowed_count && !schema_allowed(s, op, as_int))
+        return false;
+    if (op->slot >= 0)
+        slots[op->slot] = as_int;
+    return true;
+}
+
+/* ---- the interpreter ------------------------------------------------------ */
+
+/*
+ * Dispatch is a computed goto where the compiler has it (one indirect jump
+ * per op, each with its own prediction), a switch in a loop elsewhere.
+ */
+#if defined(__GNUC__) && !defined(BITSIFT_VALIDATE_SWITCH)
+#define VP_THREADED 1
+#endif
+
+static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, const struct vp_input *r,
+                    uint32_t entry, uint64_t *pos_io, uint64_t *fields_io, int64_t *slots)
+{
+    const struct vp_insn *const insns = p->insns;
+    const struct vp_insn *ip = insns + entry;
+    const uint8_t *const data = r->data;
+    const uint64_t fast_limit = r->fast_limit, bit_limit = r->bit_limit;
+    uint64_t pos = *pos_io, fields = 0;
+    struct vp_loop loops[VP_MAX_LEVELS];
+
+#ifdef VP_THREADED
+    static const void *const labels[VP_CODE_COUNT] = {
+        [VP_RUN] = &&L_VP_RUN,
+        [VP_RUN_STORE] = &&L_VP_RUN_STORE,
+        [VP_SKIP] = &&L_VP_SKIP,
+        [VP_SET] = &&L_VP_SET,
+        [VP_LEAF] = &&L_VP_LEAF,
+        [VP_ALIGN] = &&L_VP_ALIGN,
+        [VP_CHECK] = &&L_VP_CHECK,
+        [VP_OBJ_INDEX] = &&L_VP_OBJ_INDEX,
+        [VP_INT_REL] = &&L_VP_INT_REL,
+        [VP_SEQ_REL] = &&L_VP_SEQ_REL,
+        [VP_ACK_REL] = &&L_VP_ACK_REL,
+        [VP_IF_EQ] = &&L_VP_IF_EQ,
+        [VP_IF_NE] = &&L_VP_IF_NE,
+        [VP_IF_EXPR] = &&L_VP_IF_EXPR,
+        [VP_SWITCH] = &&L_VP_SWITCH,
+        [VP_JUMP] = &&L_VP_JUMP,
+        [VP_LOOP_FIXED] = &&L_VP_LOOP_FIXED,
+        [VP_LOOP_COUNTED] = &&L_VP_LOOP_COUNTED,
+        [VP_LOOP_INLINE] = &&L_VP_LOOP_INLINE,
+        [VP_LOOP_NEXT] = &&L_VP_LOOP_NEXT,
+        [VP_SPARSE_BEGIN] = &&L_VP_SPARSE_BEGIN,
+        [VP_FLAGS_STEP] = &&L_VP_FLAGS_STEP,
+        [VP_INDICES_STEP] = &&L_VP_INDICES_STEP,
+        [VP_SENTINEL_STEP] = &&L_VP_SENTINEL_STEP,
+        [VP_RELATIVE_STEP] = &&L_VP_RELATIVE_STEP,
+        [VP_FAIL] = &&L_VP_FAIL,
+        [VP_END] = &&L_VP_END,
+    };
+#define VP_CASE(code) L_##code
+#define VP_NEXT()     goto *labels[ip->code]
+    VP_NEXT();
+    {
+#else
+#define VP_CASE(code) case code
+#define VP_NEXT()     continue
+    for (;;) {
+        switch ((enum vp_code)ip->code) {
+#endif
+    VP_CASE(VP_RUN) : {
+        /* One bounds test, then the groups: straight from the packet when
+         * the whole run ends at or below fast_limit. */
+        uint64_t end = pos + ip->bits, bad = 0;
+        const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
+        if (BITSIFT_LIKELY(end <= fast_limit)) {
+            do {
+                uint64_t at = pos + g->off;
+                uint64_t w = bitsift__load_le64(data + (at >> 3)) >> (at & 7);
+                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+            } while (++g < ge);
+        } else {
+            if (end > bit_limit)
+                return false;
+            do {
+                uint64_t w = vp_window(r, pos + g->off);
+                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+            } while (++g < ge);
+        }
+        if (BITSIFT_UNLIKELY(bad))
+            return false;
+        pos = end;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_SKIP) : {
+        uint64_t end = pos + ip->bits;
+        if (end > bit_limit)
+            return false;
+        pos = end;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_RUN_STORE) : {
+        uint64_t end = pos + ip->bits, bad = 0;
+        const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
+        const struct vp_store *st = p->stores + ip->c, *se = st + ip->d;
+        if (BITSIFT_LIKELY(end <= fast_limit)) {
+            for (; g < ge; g++) {
+                uint64_t at = pos + g->off;
+                uint64_t w = bitsift__load_le64(data + (at >> 3)) >> (at & 7);
+                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+            }
+            if (BITSIFT_UNLIKELY(bad))
+                return false;
+            do {
+                uint64_t at = pos + st->off;
+                uint64_t raw = bitsift__load_le64(data + (at >> 3)) >> (at & 7) << st->shift >>
+                               st->shift;
+                slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+            } while (++st < se);
+        } else {
+            if (end > bit_limit)
+                return false;
+            for (; g < ge; g++) {
+                uint64_t w = vp_window(r, pos + g->off);
+                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+            }
+            if (bad)
+                return false;
+            do {
+                uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
+                slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+            } while (++st < se);
+        }
+        pos = end;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_SET) : {
+        slots[ip->a] = ip->x;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_LEAF) : {
+        bitsift_reader reader;
+        bitsift_reader_init(&reader, r->data, r->size);
+        reader.bit_pos = pos;
+        if (!vp_leaf(s, &reader, &s->ops[ip->a], slots))
+            return false;
+        pos = reader.bit_pos;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_ALIGN) : {
+        unsigned pad = (unsigned)(-pos & 7);
+        uint64_t raw;
+        if (!vp_take(r, &pos, pad, &raw) || raw)
+            return false;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_CHECK) : {
+        if (!vp_check_marker(r, &pos, (uint32_t)ip->x))
+            return false;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_OBJ_INDEX) : {
+        int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
+        if (base < INT32_MIN || base > INT32_MAX ||
+            !vp_object_index(r, &pos, base, ip->y, ip->d, &current))
+            return false;
+        slots[ip->a] = current;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_INT_REL) : {
+        int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
+        if (base < INT32_MIN || base > INT32_MAX || !vp_int_relative(r, &pos, base, &current))
+            return false;
+        slots[ip->a] = current;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_SEQ_REL) : {
+        int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
+        if (base < 0 || base > 65535 || !vp_sequence_relative(r, &pos, base, &current))
+            return false;
+        slots[ip->a] = current;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_ACK_REL) : {
+        int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
+        if (base < 0 || base > 65535 || !vp_ack_relative(r, &pos, base, &current))
+            return false;
+        slots[ip->a] = current;
+        fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_IF_EQ) : {
+        ip = slots[ip->a] == ip->x ? ip + 1 : insns + ip->b;
+        VP_NEXT();
+    }
+    VP_CASE(VP_IF_NE) : {
+        ip = slots[ip->a] != ip->x ? ip + 1 : insns + ip->b;
+        VP_NEXT();
+    }
+    VP_CASE(VP_IF_EXPR) : {
+        ip = schema_eval(s, &s->ops[ip->a], slots) ? ip + 1 : insns + ip->b;
+        VP_NEXT();
+    }
+    VP_CASE(VP_SWITCH) : {
+        uint64_t k = (uint64_t)slots[ip->a] - (uint64_t)ip->x;
+        ip = insns + (k < ip->d ? p->table[ip->c + k] : ip->b);
+        VP_NEXT();
+    }
+    VP_CASE(VP_JUMP) : {
+        ip = insns + ip->b;
+        VP_NEXT();
+    }
+    VP_CASE(VP_LOOP_FIXED) : {
+        loops[ip->level].remaining = ip->x;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_LOOP_COUNTED) : {
+        int64_t count = slots[ip->c];
+        if (count < 0 || count > ip->x)
+            return false;
+        loops[ip->level].remaining = count;
+        ip = count ? ip + 1 : insns + ip->b;
+        VP_NEXT();
+    }
+    VP_CASE(VP_LOOP_INLINE) : {
+        uint64_t count;
+        if (!vp_take(r, &pos, ip->d, &count) || count > (uint64_t)ip->x)
+            return false;
+        loops[ip->level].remaining = (int64_t)count;
+        ip = count ? ip + 1 : insns + ip->b;
+        VP_NEXT();
+    }
+    VP_CASE(VP_LOOP_NEXT) : {
+        ip = insns + (--loops[ip->level].remaining ? ip->b : ip->c);
+        VP_NEXT();
+    }
+    VP_CASE(VP_SPARSE_BEGIN) : {
+        struct vp_loop *l = &loops[ip->level];
+        l->previous = -1;
+        l->remaining = ip->x;
+        if (ip->kind == ARRAY_INDICES || ip->kind == ARRAY_RELATIVE) {
+            uint64_t count;
+            if (!vp_take(r, &pos, ip->d, &count) || count > (uint64_t)ip->x)
+                return false;
+            l->remaining = (int64_t)count;
+        }
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_FLAGS_STEP) : {
+        /* Stays on this op while the flags say "absent". */
+        struct vp_loop *l = &loops[ip->level];
+        if (l->remaining == 0) {
+            ip = insns + ip->b;
+            VP_NEXT();
+        }
+        l->remaining--;
+        uint64_t here;
+        if (!vp_take(r, &pos, 1, &here))
+            return false;
+        ip += here;
+        VP_NEXT();
+    }
+    VP_CASE(VP_INDICES_STEP) : {
+        struct vp_loop *l = &loops[ip->level];
+        if (l->remaining == 0) {
+            ip = insns + ip->b;
+            VP_NEXT();
+        }
+        l->remaining--;
+        uint64_t index;
+        if (!vp_take(r, &pos, ip->d, &index) || index > (uint64_t)ip->x - 1 ||
+            (int64_t)index <= l->previous)
+            return false;
+        l->previous = (int64_t)index;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_SENTINEL_STEP) : {
+        struct vp_loop *l = &loops[ip->level];
+        uint64_t index;
+        if (!vp_take(r, &pos, ip->d, &index) || index > (uint64_t)ip->x)
+            return false;
+        if (index == (uint64_t)ip->x) {
+            ip = insns + ip->b;
+            VP_NEXT();
+        }
+        if ((int64_t)index <= l->previous)
+            return false;
+        l->previous = (int64_t)index;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_RELATIVE_STEP) : {
+        struct vp_loop *l = &loops[ip->level];
+        if (l->remaining == 0) {
+            ip = insns + ip->b;
+            VP_NEXT();
+        }
+        l->remaining--;
+        int64_t index;
+        if (!vp_object_index(r, &pos, l->previous, ip->x, ip->d, &index) || index >= ip->x ||
+            index <= l->previous)
+            return false;
+        l->previous = index;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_FAIL) : {
+        return false;
+    }
+    VP_CASE(VP_END) : {
+        *pos_io = pos;
+        *fields_io = fields;
+        return true;
+    }
+#ifndef VP_THREADED
+    default:
+        return false;
+        }
+    }
+#else
+    }
+#endif
+#undef VP_CASE
+#undef VP_NEXT
+    return false; /* not reached: every op jumps on or returns */
+}
+
+/*
+ * The framing around the program, as decode_packet reads it:
+ *
+ *   | prefix bytes | crc32 LE | int(0, types-1) | program | align | end check |
+ */
+bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, unsigned flags,
+                     bitsift_result *res)
+{
+    const struct validate_program *p = s->validate;
+    const bitsift_framing *fr = &s->framing;
+    struct vp_input r;
+    vp_input_init(&r, packet, size);
+    uint64_t pos = 0;
+    if (fr->prefix_bytes) {
+        if (fr->prefix_bytes > size)
+            return false;
+        pos = 8ull * fr->prefix_bytes;
+    }
+    if (fr->crc) {
+        uint64_t stored;
+        if (!vp_take(&r, &pos, 32, &stored))
+            return false;
+        if (!(flags & BITSIFT_DECODE_NO_CRC) &&
+            bitsift_packet_crc(fr, packet, size) != (uint32_t)stored)
+            return false;
+    }
+    uint64_t type = 0;
+    if (fr->num_types > 1 &&
+        (!vp_take(&r, &pos, p->type_width, &type) || type > fr->num_types - 1))
+        return false;
+    int64_t slots[SCHEMA_MAX_SLOTS + 1];
+    for (uint32_t k = 0; k < s->slot_count; k++)
+        slots[k] = 0;
+    uint64_t fields = 0;
+    if (!vp_exec(s, p, &r, p->entry[type], &pos, &fields, slots))
+        return false;
+    if (fr->end_check && !vp_check_marker(&r, &pos, fr->end_check_value))
+        return false;
+    if (flags & BITSIFT_DECODE_STRICT) {
+        /* bit_limit is a whole number of bytes: the padding is there. */
+        uint64_t pad;
+        uint64_t at = pos;
+        if (!vp_take(&r, &at, (unsigned)(-pos & 7), &pad) || pad || (pos + 7) / 8 < size)
+            return false;
+    }
+    schema_result_init(res);
+    res->packet_type = (int)type;
+    res->packet_name = s->packets[type].name;
+    res->bits = pos;
+    res->fields = fields;
+    return true;
+}
+
+bitsift_error bitsift__decode_interpreted(const bitsift_schema *s, const void *packet, size_t size,
+                                          unsigned flags, bitsift_result *res)
+{
+    bitsift_result local;
+    if (!res)
+        res = &local;
+    if (!s || (!packet && size)) {
+        schema_result_init(res);
+        res->status = res->failure.kind = BITSIFT_E_ARGUMENT;
+        res->failure.why = "no schema or no packet";
+        return res->status;
+    }
+    return schema_decode(s, packet, size, (flags & ~SCHEMA_DECODE_NO_PATHS) | SCHEMA_DECODE_INTERPRETER,
+                         NULL, res);
+}
+
+int bitsift__validate_program(const bitsift_schema *s, const void *packet, size_t size,
+                              unsigned flags, bitsift_result *res)
+{
+    if (!s || !s->validate)
+        return -1;
+    if (!packet && size)
+        return 0;
+    return schema_validate(s, packet, size, flags, res) ? 1 : 0;
+}
+
+/* ---- building the program ------------------------------------------------- */
+
+#define VP_NONE UINT32_MAX
+
+/* A range check of the open run, before it joins a group. */
+struct vp_pending {
+    uint32_t off, width;
+    uint64_t lo, hi; /* raw values lo..hi pass */
+};
+
+struct vp_builder {
+    const bitsift_schema *s;
+    struct validate_program *p;
+    size_t insn_cap, group_cap, store_cap, table_cap, pend_cap;
+    uint32_t run; /* the run that leaves join, VP_NONE */
+    struct vp_pending *pend;
+    uint32_t pend_count;
+    bool failed;  /* out of memory, or a shape left to the interpreter */
+    struct vp_insn scratch;
+};
+
+/* Room for element `count` of *array (*cap elements of `size` bytes). */
+static bool vp_grow(struct vp_builder *b, void **array, size_t *cap, uint32_t count, size_t size)
+{
+    if (b->failed)
+        return false;
+    if (count < *cap)
+        return true;
+    size_t n = *cap ? *cap * 2 : 64;
+    void *bigger = count < UINT32_MAX - 1 ? realloc(*array, n * size) : NULL;
+    if (!bigger) {
+        b->failed = true;
+        return false;
+    }
+    *array = bigger;
+    *cap = n;
+    return true;
+}
+
+/* The op at index i, or a scratch one once the build has failed, so that
+ * callers need not check every step. */
+static struct vp_insn *vp_at(struct vp_builder *b, uint32_t i)
+{
+    return !b->failed && i < b->p->insn_count ? &b->p->insns[i] : &b->scratch;
+}
+
+static struct vp_group *vp_new_group(struct vp_builder *b, uint32_t off)
+{
+    struct validate_program *p = b->p;
+    if (!vp_grow(b, (void **)&p->groups, &b->group_cap, p->group_count, sizeof *p->groups))
+        return NULL;
+    struct vp_group *g = &p->groups[p->group_count++];
+    memset(g, 0, sizeof *g);
+    g->off = off;
+    vp_at(b, b->run)->b++;
+    return g;
+}
+
+/* Turn the open run's checks into groups (see struct vp_group): the
+ * upper bounds packed greedily into windows of 57 bits, each lower bound
+ * alone. */
+static void vp_close_run(struct vp_builder *b)
+{
+    if (b->run == VP_NONE)
+        return;
+    vp_at(b, b->run)->a = b->p->group_count;
+    struct vp_group *g = NULL;
+    for (uint32_t k = 0; k < b->pend_count && !b->failed; k++) {
+        const struct vp_pending *c = &b->pend[k];
+        uint64_t top = ~0ull >> (64 - c->width);
+        if (c->hi < top) {
+            if (!g || c->off + c->width - g->off > 57) {
+                g = vp_new_group(b, c->off);
+                if (!g)
+                    break;
+            }
+            unsigned at = c->off - g->off;
+            g->add |= (top - c->hi) << at;
+            g->flip |= (top - c->hi) << at;
+            g->carries |= 1ull << (at + c->width);
+        }
+    }
+    for (uint32_t k = 0; k < b->pend_count && !b->failed; k++) {
+        const struct vp_pending *c = &b->pend[k];
+        if (c->lo == 0)
+            continue;
+        struct vp_group *lower = vp_new_group(b, c->off);
+        if (!lower)
+            break;
+        lower->add = (1ull << c->width) - c->lo;
+        lower->carries = 1ull << c->width;
+        lower->flip = lower->add ^ lower->carries;
+    }
+    struct vp_insn *run = vp_at(b, b->run);
+    run->code = run->d ? VP_RUN_STORE : run->b ? VP_RUN : VP_SKIP;
+    b->pend_count = 0;
+    b->run = VP_NONE;
+}
+
+/* Append an op (which ends the open run). */
+static uint32_t vp_emit(struct vp_builder *b, enum vp_code code, uint32_t fields)
+{
+    vp_close_run(b);
+    struct validate_program *p = b->p;
+    if (!vp_grow(b, (void **)&p->insns, &b->insn_cap, p->insn_count, sizeof *p->insns))
+        return VP_NONE;
+    struct vp_insn *in = &p->insns[p->insn_count];
+    memset(in, 0, sizeof *in);
+    in->code = (uint8_t)code;
+    in->fields = fields;
+    return p->insn_count++;
+}
+
+/* The index the next op will have, as a jump target: no run goes on
+ * across it. */
+static uint32_t vp_label(struct vp_builder *b)
+{
+    vp_close_run(b);
+    return b->p->insn_count;
+}
+
+static void vp_set(struct vp_builder *b, int32_t slot, int64_t value, uint32_t fields)
+{
+    struct vp_insn *in = vp_at(b, vp_emit(b, VP_SET, fields));
+    in->a = slot >= 0 ? (uint32_t)slot : VP_SCRATCH;
+    in->x = value;
+}
+
+static bool vp_slot_ok(const bitsift_schema *s, int64_t slot)
+{
+    return slot >= 0 && slot < (int64_t)s->slot_count && slot < SCHEMA_MAX_SLOTS;
+}
+
+/* The run that the next leaf joins (opened when there is none). */
+static struct vp_insn *vp_run(struct vp_builder *b)
+{
+    if (b->run == VP_NONE) {
+        uint32_t i = vp_emit(b, VP_RUN, 0);
+        struct vp_insn *in = vp_at(b, i);
+        in->c = b->p->store_count;
+        b->run = b->failed ? VP_NONE : i;
+    }
+    return vp_at(b, b->run);
+}
+
+/* One read of `width` (1..57) bits in the open run: checked unless every
+ * raw value passes, kept in `slot` when it has one. */
+static void vp_run_read(struct vp_builder *b, unsigned width, uint64_t lo, uint64_t span,
+                        int64_t base, int32_t slot)
+{
+    struct validate_program *p = b->p;
+    struct vp_insn *run = vp_run(b);
+    uint64_t off = run->bits;
+    if (off > UINT32_MAX - 64) {
+        b->failed = true;
+        return;
+    }
+    uint64_t top = ~0ull >> (64 - width);
+    if (lo > top) {
+        vp_emit(b, VP_FAIL, 0); /* no raw value passes */
+        return;
+    }
+    if (lo != 0 || span < top - lo) {
+        if (!vp_grow(b, (void **)&b->pend, &b->pend_cap, b->pend_count, sizeof *b->pend))
+            return;
+        struct vp_pending *c = &b->pend[b->pend_count++];
+        c->off = (uint32_t)off;
+        c->width = width;
+        c->lo = lo;
+        c->hi = span >= top - lo ? top : lo + span;
+    }
+    if (slot >= 0) {
+        if (!vp_grow(b, (void **)&p->stores, &b->store_cap, p->store_count, sizeof *p->stores))
+            return;
+        struct vp_store *st = &p->stores[p->store_count++];
+        st->off = (uint32_t)off;
+        st->shift = 64 - width;
+        st->base = base;
+        st->slot = (uint32_t)slot;
+        run->d++;
+    }
+    run->bits += width;
+}
+
+/* A leaf field (not a container): into the open run when its check is a
+ * range of raw values, else an op of its own. */
+static void vp_leaf_op(struct vp_builder *b, uint32_t i)
+{
+    const bitsift_schema *s = b->s;
+    const struct schema_op *op = &s->ops[i];
+    if (op->slot >= 0 && !vp_slot_ok(s, op->slot)) {
+        b->failed = true;
+        return;
+    }
+    /* Kinds whose slot stays 0 (read_leaf_value keeps 0 for them). */
+    int32_t slot = op->slot;
+    bool plain = op->allowed_count == 0;
+    switch ((enum op_code)op->code) {
+    case OP_BITS:
+        if (plain && op->width >= 1 && op->width <= 57) {
+            vp_run_read(b, op->width, 0, UINT64_MAX, 0, slot);
+            vp_run(b)->fields++;
+            return;
+        }
+        break;
+    case OP_BOOL:
+        if (plain) {
+            vp_run_read(b, 1, 0, UINT64_MAX, 0, slot);
+            vp_run(b)->fields++;
+            return;
+        }
+        break;
+    case OP_INT:
+    case OP_ENUM: {
+        if (op->min > op->max) {
+            vp_emit(b, VP_FAIL, 0);
+            return;
+        }
+        if (op->min == op->max) {
+            /* Nothing is read; the value is min, which must be allowed
+             * and, for an enum, named: decided now. */
+            bool ok = schema_allowed(s, op, op->min) &&
+                      (op->code == OP_INT || schema_enum_lookup(s, op->enum_id, op->min));
+            if (ok)
+                vp_set(b, slot, op->min, 1);
+            else
+                vp_emit(b, VP_FAIL, 0);
+            return;
+        }
+        unsigned width = bitsift_bits_required(op->min, op->max);
+        uint64_t lo = 0, span = (uint64_t)op->max - (uint64_t)op->min;
+        if (!plain || width > 57)
+            break;
+        if (op->code == OP_ENUM) {
+            /* A dense enum: the raw values with a name are one range. */
+            const struct schema_enum *e = &s->enums[op->enum_id];
+            if (!e->dense || !e->count)
+                break;
+            int64_t first = s->enum_values[e->first].value;
+            int64_t last = s->enum_values[e->first + e->count - 1].value;
+            if (first < op->min || last > op->max)
+                break;
+            lo = (uint64_t)first - (uint64_t)op->min;
+            span = (uint64_t)last - (uint64_t)first;
+        }
+        vp_run_read(b, width, lo, span, op->min, slot);
+        vp_run(b)->fields++;
+        return;
+    }
+    case OP_CFLOAT:
+        if (plain && op->width >= 1 && op->width <= 57) {
+            vp_run_read(b, op->width, 0, op->steps, 0, -1);
+            vp_run(b)->fields++;
+            return;
+        }
+        break;
+    case OP_FLOAT:
+        if (plain) {
+            vp_run_read(b, 32, 0, UINT64_MAX, 0, -1);
+            vp_run(b)->fields++;
+            return;
+        }
+        break;
+    case OP_SMALLEST3:
+        /* No value list or slot applies to a quaternion. */
+        if (op->width >= 1 && op->width <= 57) {
+            vp_run_read(b, 2, 0, UINT64_MAX, 0, -1);
+            for (int k = 0; k < 3; k++)
+                vp_run_read(b, op->width, 0, UINT64_MAX, 0, -1);
+            vp_run(b)->fields++;
+            return;
+        }
+        break;
+    case OP_ALIGN:
+        if (plain) {
+            vp_emit(b, VP_ALIGN, 1);
+            return;
+        }
+        break;
+    case OP_CHECK:
+        if (plain) {
+            vp_at(b, vp_emit(b, VP_CHECK, 1))->x = op->check;
+            return;
+        }
+        break;
+    case OP_OBJ_INDEX:
+    case OP_INT_REL:
+    case OP_SEQ_REL:
+    case OP_ACK_REL:
+        if (plain && (op->code != OP_OBJ_INDEX || op->max_objects >= 1)) {
+            static const enum vp_code codes[] = {
+                [OP_OBJ_INDEX] = VP_OBJ_INDEX,
+                [OP_INT_REL] = VP_INT_REL,
+                [OP_SEQ_REL] = VP_SEQ_REL,
+                [OP_ACK_REL] = VP_ACK_REL,
+            };
+            bool from_slot = op->base_kind != BASE_CONST;
+            if (from_slot && !vp_slot_ok(s, op->base_slot)) {
+                b->failed = true;
+                return;
+            }
+            struct vp_insn *in = vp_at(b, vp_emit(b, codes[op->code], 1));
+            in->kind = from_slot;
+            in->c = from_slot ? (uint32_t)op->base_slot : 0;
+            in->x = op->base;
+            in->y = op->max_objects;
+            in->a = slot >= 0 ? (uint32_t)slot : VP_SCRATCH;
+            in->d = op->code == OP_OBJ_INDEX && (int64_t)op->max_objects + 1 >= 126
+                        ? bitsift_bits_required(126, (int64_t)op->max_objects + 1)
+                        : 0;
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    /* Everything else goes through the library's readers. */
+    if ((op->code == OP_INT_REL || op->code == OP_OBJ_INDEX || op->code == OP_SEQ_REL ||
+         op->code == OP_ACK_REL) &&
+        op->base_kind != BASE_CONST && !vp_slot_ok(s, op->base_slot)) {
+        b->failed = true;
+        return;
+    }
+    vp_at(b, vp_emit(b, VP_LEAF, 1))->a = i;
+}
+
+static void vp_range(struct vp_builder *b, uint32_t first, uint32_t end, unsigned level);
+
+/* The defaults a skipped branch [first, end) leaves in its slots (as
+ * skip_branch: not the previous() bases, which their array resets). */
+static void vp_defaults(struct vp_builder *b, uint32_t first, uint32_t end)
+{
+    const bitsift_schema *s = b->s;
+    for (uint32_t i = first; i < end && !b->failed; i++) {
+        const struct schema_op *op = &s->ops[i];
+        if (op->slot < 0 || op->base_kind == BASE_PREVIOUS)
+            continue;
+        if (!vp_slot_ok(s, op->slot)) {
+            b->failed = true;
+            return;
+        }
+        vp_set(b, op->slot, op->absent_int, 0);
+    }
+}
+
+static bool vp_has_defaults(const bitsift_schema *s, uint32_t first, uint32_t end)
+{
+    for (uint32_t i = first; i < end; i++)
+        if (s->ops[i].slot >= 0 && s->ops[i].base_kind != BASE_PREVIOUS)
+            return true;
+    return false;
+}
+
+/* Whether ops[i] is an if that can be a case of a switch on `slot`. */
+static bool vp_switch_case(const bitsift_schema *s, uint32_t i, uint32_t end, int32_t slot)
+{
+    if (i >= end)
+        return false;
+    const struct schema_op *op = &s->ops[i];
+    return op->code == OP_IF && op->cond_shape == COND_EQ && op->cond_slot == slot &&
+           op->else_start == op->end && op->end <= end;
+}
+
+/*
+ * `if (x == a) {A} if (x == b) {B} ...`: consecutive ifs without else on
+ * the same slot, none of whose bodies can change it, run at most one body
+ * each, chosen by the value; as one table jump instead of a compare per
+ * if. (Distinct values only: with a repeated value, more than one body
+ * runs, which a chain of ifs does.) Each case also writes the defaults of
+ * the others' slots, as the ifs it replaces would have.
+ */
+#define VP_SWITCH_SPAN 64
+
+static uint32_t vp_try_switch(struct vp_builder *b, uint32_t i, uint32_t end, unsigned level)
+{
+    const bitsift_schema *s = b->s;
+    const struct schema_op *op = &s->ops[i];
+    int32_t slot = op->cond_slot;
+    uint32_t n = 0, j = i;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    while (vp_switch_case(s, j, end, slot)) {
+        int64_t v = s->ops[j].cond_value;
+        for (uint32_t k = i; k < j; k = s->ops[k].end)
+            if (s->ops[k].cond_value == v)
+                return i;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        n++;
+        j = s->ops[j].end;
+    }
+    if (n < 2 || (uint64_t)hi - (uint64_t)lo >= VP_SWITCH_SPAN || !vp_slot_ok(s, slot))
+        return i;
+    struct validate_program *p = b->p;
+    uint32_t size = (uint32_t)((uint64_t)hi - (uint64_t)lo + 1), table = p->table_count;
+    for (uint32_t k = 0; k < size; k++) {
+        if (!vp_grow(b, (void **)&p->table, &b->table_cap, p->table_count, sizeof *p->table))
+            return j;
+        p->table[p->table_count++] = VP_NONE;
+    }
+    uint32_t sw = vp_emit(b, VP_SWITCH, 0);
+    struct vp_insn *in = vp_at(b, sw);
+    in->a = (uint32_t)slot;
+    in->x = lo;
+    in->c = table;
+    in->d = size;
+    uint32_t jumps[VP_SWITCH_SPAN], njumps = 0;
+    /*   SWITCH -> case a: others' defaults, body, JUMP done
+     *             case b: ...
+     *             none:   every case's defaults
+     *   done:                                                  */
+    for (uint32_t k = i; k < j && !b->failed; k = s->ops[k].end) {
+        const struct schema_op *c = &s->ops[k];
+        p->table[table + ((uint64_t)c->cond_value - (uint64_t)lo)] = vp_label(b);
+        for (uint32_t o = i; o < j; o = s->ops[o].end)
+            if (o != k)
+                vp_defaults(b, o + 1, s->ops[o].end);
+        vp_range(b, k + 1, c->end, level);
+        jumps[njumps++] = vp_emit(b, VP_JUMP, 0);
+    }
+    uint32_t none = vp_label(b);
+    for (uint32_t k = i; k < j; k = s->ops[k].end)
+        vp_defaults(b, k + 1, s->ops[k].end);
+    uint32_t done = vp_label(b);
+    for (uint32_t k = 0; k < njumps; k++)
+        vp_at(b, jumps[k])->b = done;
+    vp_at(b, sw)->b = none;
+    if (!b->failed)
+        for (uint32_t k = 0; k < size; k++)
+            if (p->table[table + k] == VP_NONE)
+                p->table[table + k] = none;
+    return j;
+}
+
+/* An if: its condition as a conditional jump over the then branch. */
+static void vp_if(struct vp_builder *b, uint32_t i, unsigned level)
+{
+    const bitsift_schema *s = b->s;
+    const struct schema_op *op = &s->ops[i];
+    uint32_t jump;
+    switch ((enum cond_shape)op->cond_shape) {
+    case COND_NONZERO:
+    case COND_ZERO:
+    case COND_EQ:
+    case COND_NE:
+        if (!vp_slot_ok(s, op->cond_slot)) {
+            b->failed = true;
+            return;
+        }
+        jump = vp_emit(b, op->cond_shape == COND_ZERO || op->cond_shape == COND_EQ ? VP_IF_EQ
+                                                                                  : VP_IF_NE,
+                       0);
+        vp_at(b, jump)->a = (uint32_t)op->cond_slot;
+        vp_at(b, jump)->x =
+            op->cond_shape == COND_EQ || op->cond_shape == COND_NE ? op->cond_value : 0;
+        break;
+    default:
+        for (uint32_t k = 0; k < op->expr_count; k++) {
+            const struct expr_item *x = &s->expr[op->expr_first + k];
+            if (x->code == EXPR_SLOT && !vp_slot_ok(s, x->value)) {
+                b->failed = true;
+                return;
+            }
+        }
+        jump = vp_emit(b, VP_IF_EXPR, 0);
+        vp_at(b, jump)->a = i;
+        break;
+    }
+    vp_defaults(b, op->else_start, op->end);
+    vp_range(b, i + 1, op->else_start, level);
+    bool has_else = op->else_start < op->end || vp_has_defaults(s, i + 1, op->else_start);
+    uint32_t over = has_else ? vp_emit(b, VP_JUMP, 0) : VP_NONE;
+    vp_at(b, jump)->b = vp_label(b);
+    if (has_else) {
+        vp_defaults(b, i + 1, op->else_start);
+        vp_range(b, op->else_start, op->end, level);
+        vp_at(b, over)->b = vp_label(b);
+    }
+}
+
+/* An array: a loop over its element, inlined. */
+static void vp_array(struct vp_builder *b, uint32_t i, unsigned level)
+{
+    const bitsift_schema *s = b->s;
+    const struct schema_op *op = &s->ops[i];
+    /* The element is a struct or a leaf right after the array op. */
+    if (level + 1 >= VP_MAX_LEVELS || op->end < i + 2 || op->max < 1 || op->max > INT32_MAX) {
+        b->failed = true;
+        return;
+    }
+    const struct schema_op *elem = op + 1;
+    uint32_t body = i + 1, body_end = i + 2;
+    if (elem->code == OP_STRUCT) {
+        body = i + 2, body_end = elem->end;
+        if (elem->end != op->end) {
+            b->failed = true;
+            return;
+        }
+    } else if (elem->code == OP_ARRAY || elem->code == OP_IF || op->end != i + 2) {
+        b->failed = true;
+        return;
+    }
+    /* previous() bases start again with every array. */
+    for (int32_t k = op->reset_head, guard = 0; k >= 0 && !b->failed;
+         k = s->ops[k].reset_next, guard++) {
+        if ((uint32_t)k >= s->op_count || guard > (int32_t)s->op_count ||
+            !vp_slot_ok(s, s->ops[k].slot)) {
+            b->failed = true;
+            return;
+        }
+        vp_set(b, s->ops[k].slot, s->ops[k].base, 0);
+    }
+    unsigned count_width = bitsift_bits_required(0, op->max);
+    uint32_t begin, top, step = VP_NONE;
+    switch ((enum array_kind)op->array_kind) {
+    case ARRAY_FIXED:
+    case ARRAY_COUNTED:
+    case ARRAY_INLINE:
+        if (op->array_kind == ARRAY_FIXED) {
+            begin = vp_emit(b, VP_LOOP_FIXED, 0);
+        } else if (op->array_kind == ARRAY_COUNTED) {
+            if (!vp_slot_ok(s, op->count_slot)) {
+                b->failed = true;
+                return;
+            }
+            begin = vp_emit(b, VP_LOOP_COUNTED, 0);
+            vp_at(b, begin)->c = (uint32_t)op->count_slot;
+        } else {
+            begin = vp_emit(b, VP_LOOP_INLINE, 0);
+            vp_at(b, begin)->d = count_width;
+        }
+        vp_at(b, begin)->level = (uint8_t)level;
+        vp_at(b, begin)->x = op->max;
+        top = vp_label(b);
+        vp_range(b, body, body_end, level + 1);
+        step = vp_emit(b, VP_LOOP_NEXT, 0);
+        vp_at(b, step)->level = (uint8_t)level;
+        vp_at(b, step)->b = top;
+        vp_at(b, begin)->b = vp_label(b);
+        vp_at(b, step)->c = vp_at(b, begin)->b;
+        return;
+    case ARRAY_FLAGS:
+    case ARRAY_INDICES:
+    case ARRAY_SENTINEL:
+    case ARRAY_RELATIVE: {
+        static const enum vp_code steps[] = {
+            [ARRAY_FLAGS] = VP_FLAGS_STEP,
+            [ARRAY_INDICES] = VP_INDICES_STEP,
+            [ARRAY_SENTINEL] = VP_SENTINEL_STEP,
+            [ARRAY_RELATIVE] = VP_RELATIVE_STEP,
+        };
+        begin = vp_emit(b, VP_SPARSE_BEGIN, 0);
+        vp_at(b, begin)->level = (uint8_t)level;
+        vp_at(b, begin)->kind = op->array_kind;
+        vp_at(b, begin)->x = op->max;
+        vp_at(b, begin)->d = count_width;
+        top = vp_label(b);
+        step = vp_emit(b, steps[op->array_kind], 0);
+        struct vp_insn *in = vp_at(b, step);
+        in->level = (uint8_t)level;
+        in->x = op->max;
+        in->d = op->array_kind == ARRAY_INDICES    ? bitsift_bits_required(0, op->max - 1)
+                : op->array_kind == ARRAY_SENTINEL ? count_width
+                : op->max + 1 >= 126               ? bitsift_bits_required(126, op->max + 1)
+                                                   : 0;
+        vp_range(b, body, body_end, level + 1);
+        vp_at(b, vp_emit(b, VP_JUMP, 0))->b = top;
+        vp_at(b, step)->b = vp_label(b);
+        return;
+    }
+    default:
+        b->failed = true;
+        return;
+    }
+}
+
+/* Ops [first, end): structs read through, everything else emitted. */
+static void vp_range(struct vp_builder *b, uint32_t first, uint32_t end, unsigned level)
+{
+    const bitsift_schema *s = b->s;
+    for (uint32_t i = first; i < end && !b->failed;) {
+        const struct schema_op *op = &s->ops[i];
+        bool container = op->code == OP_STRUCT || op->code == OP_ARRAY || op->code == OP_IF;
+        if (container && (op->end <= i || op->end > end ||
+                          (op->code == OP_IF && (op->else_start <= i || op->else_start > op->end)))) {
+            b->failed = true; /* not a shape the interpreter walks either */
+            return;
+        }
+        switch (op->code) {
+        case OP_STRUCT:
+            i++; /* its body follows; a struct adds nothing to check */
+            break;
+        case OP_ARRAY:
+            vp_array(b, i, level);
+            i = op->end;
+            break;
+        case OP_IF: {
+            uint32_t next = op->cond_shape == COND_EQ ? vp_try_switch(b, i, end, level) : i;
+            if (next == i) {
+                vp_if(b, i, level);
+                next = op->end;
+            }
+            i = next;
+            break;
+        }
+        default:
+            vp_leaf_op(b, i);
+            i++;
+            break;
+        }
+    }
+}
+
+/* Where a jump really leads: through chains of jumps. */
+static uint32_t vp_final(const struct validate_program *p, uint32_t i)
+{
+    for (unsigned n = 0; n < 64 && i < p->insn_count && p->insns[i].code == VP_JUMP; n++)
+        i = p->insns[i].b;
+    return i;
+}
+
+/* Jumps straight to where they lead, and a jump to an op that does not
+ * fall through (another element, the end) replaced by a copy of it: the
+ * last case of an element's switch then loops by itself. */
+static void vp_thread_jumps(struct validate_program *p)
+{
+    for (uint32_t i = 0; i < p->insn_count; i++) {
+        struct vp_insn *in = &p->insns[i];
+        switch (in->code) {
+        case VP_JUMP: {
+            uint32_t to = vp_final(p, in->b);
+            if (to < p->insn_count && (p->insns[to].code == VP_LOOP_NEXT ||
+                                       p->insns[to].code == VP_END || p->insns[to].code == VP_FAIL))
+                *in = p->insns[to];
+            else
+                in->b = to;
+            break;
+        }
+        case VP_SWITCH:
+            for (uint32_t k = 0; k < in->d; k++)
+                p->table[in->c + k] = vp_final(p, p->table[in->c + k]);
+            /* fall through */
+        case VP_IF_EQ:
+        case VP_IF_NE:
+        case VP_IF_EXPR:
+        case VP_LOOP_COUNTED:
+        case VP_LOOP_INLINE:
+        case VP_FLAGS_STEP:
+        case VP_INDICES_STEP:
+        case VP_SENTINEL_STEP:
+        case VP_RELATIVE_STEP:
+            in->b = vp_final(p, in->b);
+            break;
+        case VP_LOOP_NEXT:
+            in->b = vp_final(p, in->b);
+            in->c = vp_final(p, in->c);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+void schema_validate_free(struct validate_program *p)
+{
+    if (!p)
+        return;
+    free(p->insns);
+    free(p->groups);
+    free(p->stores);
+    free(p->table);
+    free(p->entry);
+    free(p);
+}
+
+struct validate_program *schema_validate_build(const bitsift_schema *s)
+{
+    const bitsift_framing *fr = &s->framing;
+    if (s->packet_count == 0 || fr->num_types != s->packet_count ||
+        s->slot_count > SCHEMA_MAX_SLOTS)
+        return NULL;
+    struct vp_builder b;
+    memset(&b, 0, sizeof b);
+    b.s = s;
+    b.run = VP_NONE;
+    b.p = calloc(1, sizeof *b.p);
+    if (!b.p)
+        return NULL;
+    b.p->type_width = bitsift_bits_required(0, (int64_t)fr->num_types - 1);
+    b.p->entry = calloc(s->packet_count, sizeof *b.p->entry);
+    b.failed = !b.p->entry;
+    for (uint32_t t = 0; t < s->packet_count && !b.failed; t++) {
+        const struct schema_packet *pk = &s->packets[t];
+        const struct schema_op *root = pk->first_op < s->op_count ? &s->ops[pk->first_op] : NULL;
+        if (!root || root->code != OP_STRUCT || root->end <= pk->first_op ||
+            root->end > s->op_count) {
+            b.failed = true;
+            break;
+        }
+        b.p->entry[t] = vp_label(&b);
+        vp_range(&b, pk->first_op + 1, root->end, 0);
+        vp_emit(&b, VP_END, 0);
+    }
+    free(b.pend);
+    if (b.failed) {
+        schema_validate_free(b.p);
+        return NULL;
+    }
+    vp_thread_jumps(b.p);
+    return b.p;
+}
