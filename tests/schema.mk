@@ -102,3 +102,12 @@ EXTRA_DIST += \
 	examples/packets/shooter-disconnect.bin \
 	examples/packets/shooter-input.bin \
 	examples/packets/shooter-snapshot.bin
+
+# The decoder's events, results and trees over valid and hostile packets
+# of every schema, against those recorded before the visitor path was
+# optimised (tests/schema/events.expected, made by `event_stream list`).
+check_PROGRAMS += tests/schema/event_stream
+tests_schema_event_stream_SOURCES = tests/schema/event_stream.c
+tests_schema_event_stream_LDADD = lib/libbitsift.la -lm
+TESTS += tests/schema/events.sh
+EXTRA_DIST += tests/schema/events.sh tests/schema/events.expected
