@@ -25,6 +25,8 @@ struct frame {
     size_t name_len;  /* arrays: path length with the name, before [i] */
 };
 
+typedef bool (*event_fn)(void *, const bitsift_event *);
+
 struct decoder {
     const bitsift_schema *s;
     bitsift_reader r;
@@ -40,6 +42,14 @@ struct decoder {
     struct frame frames[BITSIFT_SCHEMA_MAX_DEPTH + 2];
     unsigned nframes;
     int64_t slots[SCHEMA_MAX_SLOTS + 1]; /* + the scratch slot of leaf runs */
+    /* The visitor's callbacks (NULL when it has none or there is no
+     * visitor) and the one event handed to them. The event lives as long
+     * as the decode: a leaf writes its value straight into ev.value and
+     * each event sets only what it reports, instead of a new event being
+     * built and copied for every field. ev.path is always `path`. */
+    event_fn on_field, on_enter, on_leave;
+    void *ctx;
+    bitsift_event ev;
 };
 
 void schema_result_init(bitsift_result *res)
@@ -56,6 +66,35 @@ void schema_result_init(bitsift_result *res)
 
 /* ---- paths ---------------------------------------------------------------- */
 
+/*
+ * `path` holds the path of the container being read (path_len bytes):
+ * "objects[3].position". A leaf's event appends ".name" after it and
+ * terminates it there without moving path_len, so the next leaf simply
+ * writes over it; path[path_len] is therefore not always the terminator,
+ * and whoever hands the path out (an event, a failure) writes it first.
+ */
+
+/* n <= BITSIFT_SCHEMA_MAX_NAME bytes (a name), copied with a few
+ * fixed-size moves instead of a call to memcpy: this runs for every
+ * field of a visited packet. Overlapping moves never read outside
+ * src[0, n). */
+static inline void copy_name(char *dst, const char *src, size_t n)
+{
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 < n; i += 8)
+            memcpy(dst + i, src + i, 8);
+        memcpy(dst + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(dst, src, 4);
+        memcpy(dst + n - 4, src + n - 4, 4);
+    } else if (n) {
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+    }
+}
+
 static void path_append_n(struct decoder *d, const char *name, size_t n)
 {
     size_t need = n + (d->path_len ? 1 : 0);
@@ -63,8 +102,9 @@ static void path_append_n(struct decoder *d, const char *name, size_t n)
         return; /* deeper parts of an over-long path are dropped */
     if (d->path_len)
         d->path[d->path_len++] = '.';
-    memcpy(d->path + d->path_len, name, n + 1);
+    copy_name(d->path + d->path_len, name, n);
     d->path_len += n;
+    d->path[d->path_len] = 0;
 }
 
 static void path_append(struct decoder *d, const char *name)
@@ -109,50 +149,123 @@ static void path_truncate(struct decoder *d, size_t len)
 
 /* ---- events ----------------------------------------------------------------- */
 
-static bool emit(struct decoder *d, bool (*cb)(void *, const bitsift_event *), const char *name,
-                 int id, bitsift_field_type type, uint64_t bit, uint64_t bits, uint64_t count,
-                 unsigned flags, const bitsift_value *value)
+/* The event's path is the container's path. (Without paths path_len is
+ * 0 and path stays "".) */
+static inline void event_path_here(struct decoder *d)
 {
-    bitsift_event ev;
-    ev.name = name;
-    ev.path = d->path;
-    ev.path_len = d->path_len;
-    ev.id = id;
-    ev.type = type;
-    ev.depth = d->depth;
-    ev.index = d->index;
-    ev.bit = bit;
-    ev.bits = bits;
-    ev.count = count;
-    ev.flags = flags;
-    if (value)
-        ev.value = *value;
-    else
-        memset(&ev.value, 0, sizeof ev.value);
-    if (!cb(d->v->ctx, &ev)) {
+    d->path[d->path_len] = 0;
+    d->ev.path_len = d->path_len;
+}
+
+/* The event's path is the container's path plus ".name", as
+ * path_append_n would make it (dropped when it does not fit), without
+ * changing path_len. */
+static inline void event_path_leaf(struct decoder *d, const char *name, size_t n)
+{
+    size_t len = d->path_len;
+    if (d->paths) {
+        size_t dot = len ? 1 : 0;
+        if (BITSIFT_LIKELY(len + dot + n + 1 <= sizeof d->path)) {
+            char *p = d->path + len;
+            *p = '.';
+            copy_name(p + dot, name, n);
+            len += dot + n;
+        }
+    }
+    d->path[len] = 0;
+    d->ev.path_len = len;
+}
+
+/* Hand the event to a callback; false (and stopped) when it says stop. */
+static inline bool deliver(struct decoder *d, event_fn cb)
+{
+    d->ev.depth = d->depth;
+    d->ev.index = d->index;
+    if (BITSIFT_UNLIKELY(!cb(d->ctx, &d->ev))) {
         d->stopped = true;
         return false;
     }
     return true;
 }
 
-/* A leaf field event: the path gets ".name" (or nothing for an element,
- * whose "[i]" is already there) for the duration of the call. */
-static bool emit_leaf(struct decoder *d, const struct schema_op *op, int id, const char *name,
-                      bitsift_field_type type, uint64_t bit, uint64_t bits, unsigned flags,
-                      const bitsift_value *value)
+/* An enter or leave event (value NONE, path the container's). */
+static bool emit_frame(struct decoder *d, event_fn cb, const char *name, int id,
+                       bitsift_field_type type, uint64_t bit, uint64_t bits, uint64_t count)
 {
-    size_t len = d->path_len;
-    if (d->paths && !op->element)
-        path_append_n(d, name, name == op->name ? op->name_len : strlen(name));
-    bool ok = emit(d, d->v->field, op->element ? op->name : name, id, type, bit, bits, 0, flags,
-                   value);
-    if (d->paths)
-        path_truncate(d, len);
-    return ok;
+    bitsift_event *ev = &d->ev;
+    ev->name = name;
+    ev->id = id;
+    ev->type = type;
+    ev->bit = bit;
+    ev->bits = bits;
+    ev->count = count;
+    ev->flags = 0;
+    memset(&ev->value, 0, sizeof ev->value);
+    event_path_here(d);
+    return deliver(d, cb);
 }
 
-#define WANT_FIELDS(d) ((d)->v && (d)->v->field)
+/* A field event whose value is already in ev.value: the path gets
+ * ".name" (or nothing for an array element, whose "[i]" is already
+ * there) for the duration of the call. */
+static inline bool emit_leaf(struct decoder *d, const struct schema_op *op, int id,
+                             const char *name, size_t name_len, bitsift_field_type type,
+                             uint64_t bit, uint64_t bits, unsigned flags)
+{
+    bitsift_event *ev = &d->ev;
+    ev->name = name;
+    ev->id = id;
+    ev->type = type;
+    ev->bit = bit;
+    ev->bits = bits;
+    ev->count = 0;
+    ev->flags = flags;
+    if (op->element)
+        event_path_here(d);
+    else
+        event_path_leaf(d, name, name_len);
+    return deliver(d, d->on_field);
+}
+
+/* The common leaf: the op's own id, name and type. */
+static inline bool emit_op(struct decoder *d, const struct schema_op *op, uint64_t bit,
+                           uint64_t bits, unsigned flags)
+{
+    return emit_leaf(d, op, op->field, op->name, op->name_len, (bitsift_field_type)op->type, bit,
+                     bits, flags);
+}
+
+/* An array's own field event (count, presence bit, index, sentinel),
+ * value in ev.value, path the container's. */
+static bool emit_array_field(struct decoder *d, const struct schema_op *arr, uint64_t bit,
+                             uint64_t bits, uint64_t count)
+{
+    bitsift_event *ev = &d->ev;
+    ev->name = arr->name;
+    ev->id = arr->field;
+    ev->type = BITSIFT_FIELD_ARRAY;
+    ev->bit = bit;
+    ev->bits = bits;
+    ev->count = count;
+    ev->flags = BITSIFT_EVENT_ARRAY_META;
+    event_path_here(d);
+    return deliver(d, d->on_field);
+}
+
+/* A value with no bytes, no name and no raw integer, of kind `kind`:
+ * the caller then sets the one member the kind uses. */
+static inline bitsift_value *value_start(struct decoder *d, bitsift_value_kind kind)
+{
+    bitsift_value *v = &d->ev.value;
+    v->kind = kind;
+    v->data = NULL;
+    v->size = 0;
+    v->name = NULL;
+    v->has_raw = false;
+    return v;
+}
+
+#define WANT_FIELDS(d) ((d)->on_field != NULL)
 
 static bool fail(struct decoder *d, bitsift_error kind, uint64_t bit, const char *why,
                  uint64_t expected, uint64_t got)
@@ -173,6 +286,31 @@ static bool base_of(struct decoder *d, const struct schema_op *op, int64_t lo, i
     return true;
 }
 
+/* compressed_float's read side, as bitsift__compressed_float_dequantize
+ * computes it (the same float operations in the same order; the library
+ * is built with -ffp-contract=off, so no multiply-add fuses them): inline
+ * here because every compressed float of a visited packet goes through
+ * it. The event tests compare the values bit for bit. */
+static inline float dequantize(const struct schema_op *op, uint32_t raw)
+{
+    float delta = op->fmax - op->fmin;
+    float n = (float)raw / (float)op->steps;
+    float s = n * delta;
+    return s + op->fmin;
+}
+
+/* An enum value's name: O(1) for an enum whose values are consecutive. */
+static inline const char *enum_name(const bitsift_schema *s, int32_t enum_id, int64_t value)
+{
+    const struct schema_enum *e = &s->enums[enum_id];
+    if (BITSIFT_LIKELY(e->dense)) {
+        const struct schema_enum_value *v = s->enum_values + e->first;
+        uint64_t k = (uint64_t)value - (uint64_t)v[0].value;
+        return k < e->count ? v[k].name : NULL;
+    }
+    return schema_enum_lookup(s, enum_id, value);
+}
+
 static bool read_smallest_three(struct decoder *d, const struct schema_op *op, uint64_t at)
 {
     uint64_t largest, raw[3];
@@ -182,7 +320,7 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
         if (!bitsift_read_bits(&d->r, op->width, &raw[k]))
             return false;
     d->fields++;
-    if (!WANT_FIELDS(d) && !(d->v && (d->v->enter || d->v->leave)))
+    if (!WANT_FIELDS(d) && !(d->on_enter || d->on_leave))
         return true; /* any raw values make a valid quaternion */
     float comp[4];
     uint64_t comp_raw[4] = {0};
@@ -199,95 +337,93 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
     size_t len = d->path_len;
     if (d->paths && !op->element)
         path_append_op(d, op);
-    const char *qname = op->element ? op->name : op->name;
+    const char *qname = op->name;
     d->depth++;
     bool ok = true;
-    if (d->v->enter) {
+    if (d->on_enter) {
         d->depth--;
-        ok = emit(d, d->v->enter, qname, op->field, BITSIFT_FIELD_QUATERNION, at, 0, 0, 0, NULL);
+        ok = emit_frame(d, d->on_enter, qname, op->field, BITSIFT_FIELD_QUATERNION, at, 0, 0);
         d->depth++;
     }
     int64_t saved_index = d->index;
     d->index = -1;
-    if (ok && d->v->field) {
+    if (ok && d->on_field) {
         /* The parts are reported as plain (non-element) leaves. */
         struct schema_op part = *op;
         part.element = false;
-        bitsift_value v = {.kind = BITSIFT_VALUE_UINT};
-        v.u = largest;
-        ok = emit_leaf(d, &part, op->field + 1, "largest", BITSIFT_FIELD_BITS, at, 2, 0, &v);
+        bitsift_value *v = value_start(d, BITSIFT_VALUE_UINT);
+        v->u = largest;
+        v->raw = 0;
+        ok = emit_leaf(d, &part, op->field + 1, "largest", 7, BITSIFT_FIELD_BITS, at, 2, 0);
         uint64_t bit = at + 2;
         for (int k = 0; k < 4 && ok; k++) {
-            bitsift_value f = {.kind = BITSIFT_VALUE_FLOAT};
-            f.f = comp[k];
             bool derived = (uint64_t)k == largest;
-            f.raw = comp_raw[k];
-            f.has_raw = !derived;
-            ok = emit_leaf(d, &part, op->field + 2 + k, names[k], BITSIFT_FIELD_FLOAT, bit,
-                           derived ? 0 : op->width, derived ? BITSIFT_EVENT_DERIVED : 0, &f);
+            v = value_start(d, BITSIFT_VALUE_FLOAT);
+            v->u = 0;
+            v->f = comp[k];
+            v->raw = comp_raw[k];
+            v->has_raw = !derived;
+            ok = emit_leaf(d, &part, op->field + 2 + k, names[k], 1, BITSIFT_FIELD_FLOAT, bit,
+                           derived ? 0 : op->width, derived ? BITSIFT_EVENT_DERIVED : 0);
             if (!derived)
                 bit += op->width;
         }
     }
     d->index = saved_index;
     d->depth--;
-    if (ok && d->v->leave)
-        ok = emit(d, d->v->leave, qname, op->field, BITSIFT_FIELD_QUATERNION, at,
-                  d->r.bit_pos - at, 0, 0, NULL);
+    if (ok && d->on_leave)
+        ok = emit_frame(d, d->on_leave, qname, op->field, BITSIFT_FIELD_QUATERNION, at,
+                        d->r.bit_pos - at, 0);
     if (d->paths)
         path_truncate(d, len);
     return ok;
 }
 
+/* Read one leaf into ev.value, check it, keep it in its slot, report it. */
 static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
 {
     bitsift_reader *r = &d->r;
     uint64_t at = r->bit_pos;
-    bitsift_value v;
-    v.kind = BITSIFT_VALUE_NONE;
-    v.data = NULL;
-    v.size = 0;
-    v.name = NULL;
-    v.has_raw = false;
+    bitsift_value *v = value_start(d, BITSIFT_VALUE_NONE);
     int64_t as_int = 0;
     switch ((enum op_code)op->code) {
     case OP_BITS:
-        if (!bitsift_read_bits(r, op->width, &v.u))
+        if (!bitsift_read_bits(r, op->width, &v->u))
             return false;
-        v.kind = BITSIFT_VALUE_UINT;
-        as_int = (int64_t)v.u;
+        v->kind = BITSIFT_VALUE_UINT;
+        as_int = (int64_t)v->u;
         break;
     case OP_BOOL:
-        if (!bitsift_read_bool(r, &v.b))
+        if (!bitsift_read_bool(r, &v->b))
             return false;
-        v.kind = BITSIFT_VALUE_BOOL;
-        as_int = v.b;
+        v->kind = BITSIFT_VALUE_BOOL;
+        as_int = v->b;
         break;
     case OP_INT:
-        if (!bitsift_read_int(r, op->min, op->max, &v.i))
+        if (!bitsift_read_int(r, op->min, op->max, &v->i))
             return false;
-        v.kind = BITSIFT_VALUE_INT;
-        as_int = v.i;
+        v->kind = BITSIFT_VALUE_INT;
+        as_int = v->i;
         break;
     case OP_ENUM:
-        if (!bitsift_read_int(r, op->min, op->max, &v.i))
+        if (!bitsift_read_int(r, op->min, op->max, &v->i))
             return false;
-        v.kind = BITSIFT_VALUE_ENUM;
-        v.name = schema_enum_lookup(d->s, op->enum_id, v.i);
-        if (!v.name)
+        v->kind = BITSIFT_VALUE_ENUM;
+        v->name = enum_name(d->s, op->enum_id, v->i);
+        if (!v->name)
             return fail(d, BITSIFT_E_RANGE, at, "value has no name in its enum",
-                        (uint64_t)(op->max - op->min), (uint64_t)(v.i - op->min));
-        as_int = v.i;
+                        (uint64_t)(op->max - op->min), (uint64_t)(v->i - op->min));
+        as_int = v->i;
         break;
     case OP_FLOAT:
-        if (!bitsift_read_float(r, &v.f))
+        if (!bitsift_read_float(r, &v->f))
             return false;
-        v.kind = BITSIFT_VALUE_FLOAT;
+        v->kind = BITSIFT_VALUE_FLOAT;
         break;
     case OP_DOUBLE:
-        if (!bitsift_read_double(r, &v.d))
+        if (!bitsift_read_double(r, &v->d))
             return false;
-        v.kind = BITSIFT_VALUE_DOUBLE;
+        v->kind = BITSIFT_VALUE_DOUBLE;
         break;
     case OP_CFLOAT: {
         uint64_t raw;
@@ -296,25 +432,24 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
         if (raw > op->steps)
             return fail(d, BITSIFT_E_RANGE, at, "compressed float above its step count",
                         op->steps, raw);
-        v.kind = BITSIFT_VALUE_FLOAT;
+        v->kind = BITSIFT_VALUE_FLOAT;
         /* Validation needs only the range check: skip the arithmetic. */
         if (WANT_FIELDS(d))
-            v.f = bitsift__compressed_float_dequantize(op->fmin, op->fmax, op->steps,
-                                                       (uint32_t)raw);
-        v.raw = raw;
-        v.has_raw = true;
+            v->f = dequantize(op, (uint32_t)raw);
+        v->raw = raw;
+        v->has_raw = true;
         break;
     }
     case OP_BYTES:
-        if (!bitsift_read_bytes_view(r, op->width, &v.data))
+        if (!bitsift_read_bytes_view(r, op->width, &v->data))
             return false;
-        v.kind = BITSIFT_VALUE_BYTES;
-        v.size = op->width;
+        v->kind = BITSIFT_VALUE_BYTES;
+        v->size = op->width;
         break;
     case OP_STRING:
-        if (!bitsift_read_string_view(r, op->width, &v.data, &v.size))
+        if (!bitsift_read_string_view(r, op->width, &v->data, &v->size))
             return false;
-        v.kind = BITSIFT_VALUE_STRING;
+        v->kind = BITSIFT_VALUE_STRING;
         break;
     case OP_ALIGN:
         if (!bitsift_read_align(r))
@@ -323,8 +458,8 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
     case OP_CHECK:
         if (!bitsift_read_check(r, op->check))
             return false;
-        v.kind = BITSIFT_VALUE_UINT;
-        v.u = op->check;
+        v->kind = BITSIFT_VALUE_UINT;
+        v->u = op->check;
         break;
     case OP_INT_REL: {
         int64_t base = 0;
@@ -332,8 +467,8 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
         if (!base_of(d, op, INT32_MIN, INT32_MAX, &base) ||
             !bitsift_read_int_relative(r, (int32_t)base, &cur))
             return false;
-        v.kind = BITSIFT_VALUE_INT;
-        v.i = as_int = cur;
+        v->kind = BITSIFT_VALUE_INT;
+        v->i = as_int = cur;
         break;
     }
     case OP_OBJ_INDEX: {
@@ -342,8 +477,8 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
         if (!base_of(d, op, INT32_MIN, INT32_MAX, &base) ||
             !bitsift_read_object_index(r, (int32_t)base, op->max_objects, &cur))
             return false;
-        v.kind = BITSIFT_VALUE_INT;
-        v.i = as_int = cur;
+        v->kind = BITSIFT_VALUE_INT;
+        v->i = as_int = cur;
         break;
     }
     case OP_SEQ_REL:
@@ -355,8 +490,8 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
         if (op->code == OP_SEQ_REL ? !bitsift_read_sequence_relative(r, (uint16_t)base, &cur)
                                    : !bitsift_read_ack_relative(r, (uint16_t)base, &cur))
             return false;
-        v.kind = BITSIFT_VALUE_UINT;
-        v.u = cur;
+        v->kind = BITSIFT_VALUE_UINT;
+        v->u = cur;
         as_int = cur;
         break;
     }
@@ -372,8 +507,7 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
         d->slots[op->slot] = as_int;
     d->fields++;
     if (WANT_FIELDS(d))
-        return emit_leaf(d, op, op->field, op->name, (bitsift_field_type)op->type, at,
-                         r->bit_pos - at, 0, &v);
+        return emit_op(d, op, at, r->bit_pos - at, 0);
     return true;
 }
 
@@ -425,9 +559,8 @@ static bool enter(struct decoder *d, const struct schema_op *op, uint64_t at, ui
     if (d->paths && !op->element && d->depth > 0)
         path_append_op(d, op);
     f->name_len = d->path_len;
-    if (d->v && d->v->enter &&
-        !emit(d, d->v->enter, op->name, op->field, (bitsift_field_type)op->type, at, 0, count, 0,
-              NULL))
+    if (d->on_enter && !emit_frame(d, d->on_enter, op->name, op->field,
+                                   (bitsift_field_type)op->type, at, 0, count))
         return false;
     d->depth++;
     return true;
@@ -440,9 +573,9 @@ static bool leave(struct decoder *d, const struct schema_op *op, uint64_t at, ui
     if (d->paths)
         path_truncate(d, f->name_len);
     bool ok = true;
-    if (d->v && d->v->leave)
-        ok = emit(d, d->v->leave, op->name, op->field, (bitsift_field_type)op->type, at,
-                  d->r.bit_pos - at, count, 0, NULL);
+    if (d->on_leave)
+        ok = emit_frame(d, d->on_leave, op->name, op->field, (bitsift_field_type)op->type, at,
+                        d->r.bit_pos - at, count);
     if (d->paths)
         path_truncate(d, f->saved_len);
     return ok;
@@ -466,13 +599,14 @@ static bool emit_meta(struct decoder *d, const struct schema_op *arr, uint64_t a
 {
     if (!WANT_FIELDS(d))
         return true;
-    bitsift_value v = {.kind = is_bool ? BITSIFT_VALUE_BOOL : BITSIFT_VALUE_INT};
+    bitsift_value *v = value_start(d, is_bool ? BITSIFT_VALUE_BOOL : BITSIFT_VALUE_INT);
+    v->u = 0;
+    v->raw = 0;
     if (is_bool)
-        v.b = value != 0;
+        v->b = value != 0;
     else
-        v.i = value;
-    return emit(d, d->v->field, arr->name, arr->field, BITSIFT_FIELD_ARRAY, at, d->r.bit_pos - at,
-                0, BITSIFT_EVENT_ARRAY_META, &v);
+        v->i = value;
+    return emit_array_field(d, arr, at, d->r.bit_pos - at, 0);
 }
 
 static bool read_element(struct decoder *d, const struct schema_op *arr, int64_t index)
@@ -530,11 +664,10 @@ static bool read_array(struct decoder *d, const struct schema_op *op)
     if ((op->array_kind == ARRAY_INLINE || op->array_kind == ARRAY_INDICES ||
          op->array_kind == ARRAY_RELATIVE)) {
         if (WANT_FIELDS(d)) {
-            bitsift_value v = {.kind = BITSIFT_VALUE_INT};
-            v.i = count;
-            if (!emit(d, d->v->field, op->name, op->field, BITSIFT_FIELD_ARRAY, at,
-                      bitsift_bits_required(0, max), (uint64_t)count, BITSIFT_EVENT_ARRAY_META,
-                      &v))
+            bitsift_value *v = value_start(d, BITSIFT_VALUE_INT);
+            v->i = count;
+            v->raw = 0;
+            if (!emit_array_field(d, op, at, bitsift_bits_required(0, max), (uint64_t)count))
                 return false;
         }
     }
@@ -633,8 +766,8 @@ static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end, bool se
             continue;
         }
         if (op->code != OP_ALIGN && op->code != OP_CHECK && op->code != OP_SMALLEST3) {
-            if (!emit_leaf(d, op, op->field, op->name, (bitsift_field_type)op->type,
-                           d->r.bit_pos, 0, BITSIFT_EVENT_ABSENT, &op->absent))
+            d->ev.value = op->absent;
+            if (!emit_op(d, op, d->r.bit_pos, 0, BITSIFT_EVENT_ABSENT))
                 return false;
         }
         i++;
@@ -692,14 +825,17 @@ static bool framing_event(struct decoder *d, const char *name, bitsift_field_typ
 {
     if (!WANT_FIELDS(d))
         return true;
-    size_t len = d->path_len;
-    if (d->paths)
-        path_append(d, name);
-    bool ok = emit(d, d->v->field, name, -1, type, at, d->r.bit_pos - at, 0,
-                   BITSIFT_EVENT_FRAMING, v);
-    if (d->paths)
-        path_truncate(d, len);
-    return ok;
+    bitsift_event *ev = &d->ev;
+    ev->value = *v;
+    ev->name = name;
+    ev->id = -1;
+    ev->type = type;
+    ev->bit = at;
+    ev->bits = d->r.bit_pos - at;
+    ev->count = 0;
+    ev->flags = BITSIFT_EVENT_FRAMING;
+    event_path_leaf(d, name, strlen(name));
+    return deliver(d, d->on_field);
 }
 
 static bool decode_packet(struct decoder *d, const void *packet, size_t size, unsigned flags,
@@ -709,6 +845,12 @@ static bool decode_packet(struct decoder *d, const void *packet, size_t size, un
     const bitsift_framing *fr = &s->framing;
     bitsift_reader *r = &d->r;
     bitsift_reader_init(r, packet, size);
+    const bitsift_visitor *vis = d->v;
+    d->on_field = vis ? vis->field : NULL;
+    d->on_enter = vis ? vis->enter : NULL;
+    d->on_leave = vis ? vis->leave : NULL;
+    d->ctx = vis ? vis->ctx : NULL;
+    d->ev.path = d->path;
     uint64_t at = 0;
     const char *where = NULL;
     bitsift_value v;
@@ -852,7 +994,9 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
         (void)decode_packet(p, packet, size, flags & ~SCHEMA_DECODE_NO_PATHS, &again);
     }
     /* The path of the container being read, plus the leaf that failed:
-     * the reader's failure names the leaf through the path buffer. */
+     * the reader's failure names the leaf through the path buffer. (A
+     * leaf event may have written past path_len: end the path first.) */
+    d.path[d.path_len] = 0;
     snprintf(res->path, sizeof res->path, "%s", d.path);
     res->failure.field = res->path;
     return e;
