@@ -610,6 +610,7 @@ bitsift_schema *bitsift_schema_compile(const char *text, size_t size, const char
         compile_finish(&c);
         if (!c.failed) {
             schema_prepare_ops(s);
+            schema_prepare_visit(s);
             schema_fuse_leaf_runs(s);
         }
     }

@@ -19,6 +19,14 @@
 
 #include "schema_internal.h"
 
+/* The per-field steps of a visited decode are small and run ~100 times a
+ * packet: keep them inside their callers' loops. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT_INLINE inline __attribute__((always_inline))
+#else
+#define HOT_INLINE inline
+#endif
+
 struct frame {
     const struct schema_op *op;
     size_t saved_len; /* path length before this container */
@@ -35,8 +43,6 @@ struct decoder {
     bool fast; /* no visitor, no paths: leaf runs, structs read through */
     bool stopped;
     uint64_t fields;
-    unsigned depth; /* 0 for the packet root */
-    int64_t index;  /* element index of the value being read, -1 */
     char path[BITSIFT_PATH_MAX];
     size_t path_len;
     struct frame frames[BITSIFT_SCHEMA_MAX_DEPTH + 2];
@@ -46,7 +52,9 @@ struct decoder {
      * visitor) and the one event handed to them. The event lives as long
      * as the decode: a leaf writes its value straight into ev.value and
      * each event sets only what it reports, instead of a new event being
-     * built and copied for every field. ev.path is always `path`. */
+     * built and copied for every field. ev.path is always `path`;
+     * ev.depth (0 for the packet root) and ev.index (the element index
+     * of the value being read, -1) are the decoder's own. */
     event_fn on_field, on_enter, on_leave;
     void *ctx;
     bitsift_event ev;
@@ -179,8 +187,6 @@ static inline void event_path_leaf(struct decoder *d, const char *name, size_t n
 /* Hand the event to a callback; false (and stopped) when it says stop. */
 static inline bool deliver(struct decoder *d, event_fn cb)
 {
-    d->ev.depth = d->depth;
-    d->ev.index = d->index;
     if (BITSIFT_UNLIKELY(!cb(d->ctx, &d->ev))) {
         d->stopped = true;
         return false;
@@ -208,9 +214,9 @@ static bool emit_frame(struct decoder *d, event_fn cb, const char *name, int id,
 /* A field event whose value is already in ev.value: the path gets
  * ".name" (or nothing for an array element, whose "[i]" is already
  * there) for the duration of the call. */
-static inline bool emit_leaf(struct decoder *d, const struct schema_op *op, int id,
-                             const char *name, size_t name_len, bitsift_field_type type,
-                             uint64_t bit, uint64_t bits, unsigned flags)
+static inline bool emit_leaf(struct decoder *d, bool element, int id, const char *name,
+                             size_t name_len, bitsift_field_type type, uint64_t bit,
+                             uint64_t bits, unsigned flags)
 {
     bitsift_event *ev = &d->ev;
     ev->name = name;
@@ -220,7 +226,7 @@ static inline bool emit_leaf(struct decoder *d, const struct schema_op *op, int 
     ev->bits = bits;
     ev->count = 0;
     ev->flags = flags;
-    if (op->element)
+    if (element)
         event_path_here(d);
     else
         event_path_leaf(d, name, name_len);
@@ -231,8 +237,8 @@ static inline bool emit_leaf(struct decoder *d, const struct schema_op *op, int 
 static inline bool emit_op(struct decoder *d, const struct schema_op *op, uint64_t bit,
                            uint64_t bits, unsigned flags)
 {
-    return emit_leaf(d, op, op->field, op->name, op->name_len, (bitsift_field_type)op->type, bit,
-                     bits, flags);
+    return emit_leaf(d, op->element, op->field, op->name, op->name_len,
+                     (bitsift_field_type)op->type, bit, bits, flags);
 }
 
 /* An array's own field event (count, presence bit, index, sentinel),
@@ -338,23 +344,21 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
     if (d->paths && !op->element)
         path_append_op(d, op);
     const char *qname = op->name;
-    d->depth++;
+    d->ev.depth++;
     bool ok = true;
     if (d->on_enter) {
-        d->depth--;
+        d->ev.depth--;
         ok = emit_frame(d, d->on_enter, qname, op->field, BITSIFT_FIELD_QUATERNION, at, 0, 0);
-        d->depth++;
+        d->ev.depth++;
     }
-    int64_t saved_index = d->index;
-    d->index = -1;
+    int64_t saved_index = d->ev.index;
+    d->ev.index = -1;
     if (ok && d->on_field) {
         /* The parts are reported as plain (non-element) leaves. */
-        struct schema_op part = *op;
-        part.element = false;
         bitsift_value *v = value_start(d, BITSIFT_VALUE_UINT);
         v->u = largest;
         v->raw = 0;
-        ok = emit_leaf(d, &part, op->field + 1, "largest", 7, BITSIFT_FIELD_BITS, at, 2, 0);
+        ok = emit_leaf(d, false, op->field + 1, "largest", 7, BITSIFT_FIELD_BITS, at, 2, 0);
         uint64_t bit = at + 2;
         for (int k = 0; k < 4 && ok; k++) {
             bool derived = (uint64_t)k == largest;
@@ -363,14 +367,14 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
             v->f = comp[k];
             v->raw = comp_raw[k];
             v->has_raw = !derived;
-            ok = emit_leaf(d, &part, op->field + 2 + k, names[k], 1, BITSIFT_FIELD_FLOAT, bit,
+            ok = emit_leaf(d, false, op->field + 2 + k, names[k], 1, BITSIFT_FIELD_FLOAT, bit,
                            derived ? 0 : op->width, derived ? BITSIFT_EVENT_DERIVED : 0);
             if (!derived)
                 bit += op->width;
         }
     }
-    d->index = saved_index;
-    d->depth--;
+    d->ev.index = saved_index;
+    d->ev.depth--;
     if (ok && d->on_leave)
         ok = emit_frame(d, d->on_leave, qname, op->field, BITSIFT_FIELD_QUATERNION, at,
                         d->r.bit_pos - at, 0);
@@ -521,6 +525,143 @@ static bool read_leaf(struct decoder *d, const struct schema_op *op)
     return false;
 }
 
+/* ---- leaves read in one step while visiting ----------------------------- */
+
+void schema_prepare_visit(bitsift_schema *s)
+{
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        struct schema_op *op = &s->ops[i];
+        unsigned width = 0;
+        uint64_t lo = 0, span = UINT64_MAX;
+        enum visit_kind kind = VISIT_NONE;
+        op->visit = VISIT_NONE;
+        if (op->allowed_count)
+            continue; /* the list is checked on the general path */
+        switch ((enum op_code)op->code) {
+        case OP_BITS:
+            kind = VISIT_UINT;
+            width = op->width;
+            if (width < 1)
+                continue;
+            break;
+        case OP_BOOL:
+            kind = VISIT_BOOL;
+            width = 1;
+            break;
+        case OP_INT:
+        case OP_ENUM:
+            if (op->min > op->max)
+                continue;
+            width = bitsift_bits_required(op->min, op->max);
+            span = (uint64_t)op->max - (uint64_t)op->min;
+            kind = VISIT_INT;
+            if (op->code == OP_ENUM) {
+                /* Raw values with a name: a range inside [0, span]. */
+                const struct schema_enum *e = &s->enums[op->enum_id];
+                if (!e->dense || !e->count)
+                    continue;
+                int64_t first = s->enum_values[e->first].value;
+                int64_t last = s->enum_values[e->first + e->count - 1].value;
+                if (first < op->min || last > op->max)
+                    continue;
+                kind = VISIT_ENUM;
+                lo = (uint64_t)first - (uint64_t)op->min;
+                span = (uint64_t)last - (uint64_t)first;
+                op->visit_names = e->first;
+            }
+            break;
+        case OP_CFLOAT:
+            kind = VISIT_CFLOAT;
+            width = op->width;
+            span = op->steps;
+            break;
+        case OP_FLOAT:
+            kind = VISIT_FLOAT;
+            width = 32;
+            break;
+        default:
+            continue;
+        }
+        if (width > 57)
+            continue;
+        op->visit = (uint8_t)kind;
+        op->visit_width = (uint8_t)width;
+        op->visit_lo = lo;
+        op->visit_span = span;
+    }
+}
+
+/*
+ * A leaf while visiting. The simple kinds are read here in one step when
+ * the read is well inside the buffer and the value is accepted: one
+ * load, shift and mask, one unsigned compare. Anything else (another
+ * kind, the end of the buffer, a value that fails) goes to
+ * read_leaf_value, which reads the same bits again and reports the
+ * failure exactly. The test is `<` rather than `<=` so that a 0-bit read
+ * (int(n, n)) still loads inside the buffer.
+ */
+static HOT_INLINE bool visit_leaf(struct decoder *d, const struct schema_op *op)
+{
+    bitsift_reader *r = &d->r;
+    uint64_t at = r->bit_pos;
+    unsigned width = op->visit_width;
+    if (op->visit == VISIT_NONE || BITSIFT_UNLIKELY(at + width >= r->fast_limit))
+        return read_leaf(d, op);
+    uint64_t raw = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) &
+                   (((uint64_t)1 << width) - 1);
+    if (BITSIFT_UNLIKELY(raw - op->visit_lo > op->visit_span))
+        return read_leaf(d, op);
+    r->bit_pos = at + width;
+    bitsift_value *v = &d->ev.value;
+    v->data = NULL;
+    v->size = 0;
+    v->name = NULL;
+    v->has_raw = false;
+    int64_t as_int = 0;
+    switch ((enum visit_kind)op->visit) {
+    case VISIT_UINT:
+        v->kind = BITSIFT_VALUE_UINT;
+        v->u = raw;
+        as_int = (int64_t)raw;
+        break;
+    case VISIT_BOOL:
+        v->kind = BITSIFT_VALUE_BOOL;
+        v->b = raw != 0;
+        as_int = v->b;
+        break;
+    case VISIT_INT:
+        v->kind = BITSIFT_VALUE_INT;
+        v->i = as_int = (int64_t)((uint64_t)op->min + raw);
+        break;
+    case VISIT_ENUM:
+        v->kind = BITSIFT_VALUE_ENUM;
+        v->i = as_int = (int64_t)((uint64_t)op->min + raw);
+        v->name = d->s->enum_values[op->visit_names + (raw - op->visit_lo)].name;
+        break;
+    case VISIT_CFLOAT:
+        v->kind = BITSIFT_VALUE_FLOAT;
+        if (WANT_FIELDS(d))
+            v->f = dequantize(op, (uint32_t)raw);
+        v->raw = raw;
+        v->has_raw = true;
+        break;
+    case VISIT_FLOAT: {
+        uint32_t u = (uint32_t)raw;
+        v->kind = BITSIFT_VALUE_FLOAT;
+        memcpy(&v->f, &u, sizeof u);
+        break;
+    }
+    default:
+        break;
+    }
+    if (op->slot >= 0)
+        d->slots[op->slot] = as_int;
+    d->fields++;
+    if (WANT_FIELDS(d))
+        return emit_op(d, op, at, width, 0);
+    return true;
+}
+
 /* A leaf run (see struct schema_leaf), only when nobody watches: one
  * bounds test, then a load, a shift, a mask and a compare per read. It
  * commits only when every read passes; otherwise the caller reads the
@@ -556,19 +697,19 @@ static bool enter(struct decoder *d, const struct schema_op *op, uint64_t at, ui
     struct frame *f = &d->frames[d->nframes++];
     f->op = op;
     f->saved_len = d->path_len;
-    if (d->paths && !op->element && d->depth > 0)
+    if (d->paths && !op->element && d->ev.depth > 0)
         path_append_op(d, op);
     f->name_len = d->path_len;
     if (d->on_enter && !emit_frame(d, d->on_enter, op->name, op->field,
                                    (bitsift_field_type)op->type, at, 0, count))
         return false;
-    d->depth++;
+    d->ev.depth++;
     return true;
 }
 
 static bool leave(struct decoder *d, const struct schema_op *op, uint64_t at, uint64_t count)
 {
-    d->depth--;
+    d->ev.depth--;
     struct frame *f = &d->frames[--d->nframes];
     if (d->paths)
         path_truncate(d, f->name_len);
@@ -584,12 +725,12 @@ static bool leave(struct decoder *d, const struct schema_op *op, uint64_t at, ui
 static bool read_struct(struct decoder *d, const struct schema_op *op)
 {
     uint64_t at = d->r.bit_pos;
-    int64_t index = d->index;
+    int64_t index = d->ev.index;
     if (!enter(d, op, at, 0))
         return false;
-    d->index = -1;
+    d->ev.index = -1;
     bool ok = run(d, (uint32_t)(op - d->s->ops) + 1, op->end);
-    d->index = index;
+    d->ev.index = index;
     return ok && leave(d, op, at, 0);
 }
 
@@ -621,9 +762,9 @@ static bool read_element(struct decoder *d, const struct schema_op *arr, int64_t
         path_truncate(d, d->frames[d->nframes - 1].name_len);
         path_index(d, index);
     }
-    d->index = index;
-    bool ok = elem->code == OP_STRUCT ? read_struct(d, elem) : read_leaf(d, elem);
-    d->index = -1;
+    d->ev.index = index;
+    bool ok = elem->code == OP_STRUCT ? read_struct(d, elem) : visit_leaf(d, elem);
+    d->ev.index = -1;
     return ok;
 }
 
@@ -775,8 +916,71 @@ static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end, bool se
     return true;
 }
 
+/* An if's condition: the common shapes here, the rest by schema_eval. */
+static inline bool condition(const struct decoder *d, const struct schema_op *op)
+{
+    switch ((enum cond_shape)op->cond_shape) {
+    case COND_NONZERO:
+        return d->slots[op->cond_slot] != 0;
+    case COND_ZERO:
+        return d->slots[op->cond_slot] == 0;
+    case COND_EQ:
+        return d->slots[op->cond_slot] == op->cond_value;
+    case COND_NE:
+        return d->slots[op->cond_slot] != op->cond_value;
+    default:
+        return schema_eval(d->s, op, d->slots);
+    }
+}
+
+/* run() with a visitor or paths: every struct entered, every leaf
+ * reported. */
+static bool visit_run(struct decoder *d, uint32_t first, uint32_t end)
+{
+    const struct schema_op *ops = d->s->ops;
+    for (uint32_t i = first; i < end;) {
+        const struct schema_op *op = &ops[i];
+        switch ((enum op_code)op->code) {
+        case OP_STRUCT:
+            if (!read_struct(d, op))
+                return false;
+            i = op->end;
+            break;
+        case OP_ARRAY:
+            if (!read_array(d, op))
+                return false;
+            i = op->end;
+            break;
+        case OP_IF: {
+            bool taken = condition(d, op);
+            uint32_t sa = taken ? op->else_start : i + 1, sb = taken ? op->end : op->else_start;
+            bool sets_slots = op->branch_slots & (taken ? 2 : 1);
+            if (sa < sb && !skip_branch(d, sa, sb, sets_slots))
+                return false;
+            if (!taken) {
+                i = op->else_start; /* the else branch ends where the if does */
+            } else if (op->else_start == op->end) {
+                i++; /* no else: the then branch ends where the if does */
+            } else {
+                if (!visit_run(d, i + 1, op->else_start))
+                    return false;
+                i = op->end;
+            }
+            break;
+        }
+        default:
+            if (!visit_leaf(d, op))
+                return false;
+            i++;
+        }
+    }
+    return true;
+}
+
 static bool run(struct decoder *d, uint32_t first, uint32_t end)
 {
+    if (!d->fast)
+        return visit_run(d, first, end);
     const struct schema_op *ops = d->s->ops;
     for (uint32_t i = first; i < end;) {
         const struct schema_op *op = &ops[i];
@@ -851,6 +1055,8 @@ static bool decode_packet(struct decoder *d, const void *packet, size_t size, un
     d->on_leave = vis ? vis->leave : NULL;
     d->ctx = vis ? vis->ctx : NULL;
     d->ev.path = d->path;
+    d->ev.depth = 0;
+    d->ev.index = -1;
     uint64_t at = 0;
     const char *where = NULL;
     bitsift_value v;
@@ -964,8 +1170,6 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
     d.fast = !v;
     d.stopped = false;
     d.fields = 0;
-    d.depth = 0;
-    d.index = -1;
     d.path[0] = 0;
     d.path_len = 0;
     d.nframes = 0;
@@ -984,8 +1188,6 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
         p->fast = false;
         p->stopped = false;
         p->fields = 0;
-        p->depth = 0;
-        p->index = -1;
         p->path[0] = 0;
         p->path_len = 0;
         p->nframes = 0;

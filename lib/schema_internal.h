@@ -141,6 +141,27 @@ struct schema_op {
     uint8_t cond_shape; /* enum cond_shape */
     int32_t cond_slot;
     int64_t cond_value;
+    /* Filled by schema_prepare_visit (schema_decode.c): how a decode with
+     * a visitor reads this leaf in one step when it is one of the simple
+     * kinds (see enum visit_kind): visit_width bits, accepted when
+     * raw - visit_lo <= visit_span; an enum's name is
+     * enum_values[visit_names + raw - visit_lo]. */
+    uint8_t visit;       /* enum visit_kind */
+    uint8_t visit_width; /* 0..57 */
+    uint32_t visit_names;
+    uint64_t visit_lo, visit_span;
+};
+
+/* Leaves that a visited decode reads in one step (VISIT_NONE: the
+ * general path). */
+enum visit_kind {
+    VISIT_NONE,
+    VISIT_UINT,   /* bits(1..57): u = raw */
+    VISIT_BOOL,   /* b = raw */
+    VISIT_INT,    /* int(min, max): i = min + raw */
+    VISIT_ENUM,   /* dense enum inside its range: i = min + raw, and its name */
+    VISIT_CFLOAT, /* f = the dequantized raw, raw kept */
+    VISIT_FLOAT   /* f = the 32 raw bits */
 };
 
 /* Conditions that schema_eval answers without the expression stack. */
@@ -236,6 +257,8 @@ struct bitsift_schema {
 
 /* Fill the per-op fields that make decoding cheaper (no allocation). */
 void schema_prepare_ops(bitsift_schema *s);
+/* Fill the ops' visit fields (schema_decode.c; after schema_prepare_ops). */
+void schema_prepare_visit(bitsift_schema *s);
 /* Find the leaf runs (after compile_finish). Without memory the schema
  * simply has none: they only make decoding faster. */
 void schema_fuse_leaf_runs(bitsift_schema *s);
