@@ -233,12 +233,51 @@ static inline bool emit_leaf(struct decoder *d, bool element, int id, const char
     return deliver(d, d->on_field);
 }
 
-/* The common leaf: the op's own id, name and type. */
-static inline bool emit_op(struct decoder *d, const struct schema_op *op, uint64_t bit,
-                           uint64_t bits, unsigned flags)
+/* An op's leaf event: its own id, name and type. The path gets ".name"
+ * in one 16-byte move when the name is short and the buffer has room
+ * for the whole move; else as emit_leaf makes it. */
+static HOT_INLINE bool emit_op(struct decoder *d, const struct schema_op *op, uint64_t bit,
+                               uint64_t bits, unsigned flags)
 {
-    return emit_leaf(d, op->element, op->field, op->name, op->name_len,
-                     (bitsift_field_type)op->type, bit, bits, flags);
+    bitsift_event *ev = &d->ev;
+    size_t len = d->path_len, name_len = op->name_len;
+    ev->name = op->name;
+    ev->id = op->field;
+    ev->type = (bitsift_field_type)op->type;
+    ev->bit = bit;
+    ev->bits = bits;
+    ev->count = 0;
+    ev->flags = flags;
+    if (BITSIFT_LIKELY(d->paths && op->visit_quick &&
+                       len + 1 + sizeof op->visit_name <= sizeof d->path)) {
+        size_t dot = len != 0;
+        char *p = d->path + len;
+        *p = '.';
+        memcpy(p + dot, op->visit_name, sizeof op->visit_name);
+        ev->path_len = len + dot + name_len;
+    } else if (op->element) {
+        event_path_here(d);
+    } else {
+        event_path_leaf(d, op->name, name_len);
+    }
+    return deliver(d, d->on_field);
+}
+
+/* path_append_op, in one 16-byte move when the name is short and the
+ * buffer has room for the whole move. */
+static HOT_INLINE void path_append_quick(struct decoder *d, const struct schema_op *op)
+{
+    size_t len = d->path_len, name_len = op->name_len;
+    if (BITSIFT_LIKELY(name_len < sizeof op->visit_name &&
+                       len + 1 + sizeof op->visit_name <= sizeof d->path)) {
+        size_t dot = len != 0;
+        char *p = d->path + len;
+        *p = '.';
+        memcpy(p + dot, op->visit_name, sizeof op->visit_name);
+        d->path_len = len + dot + name_len;
+    } else {
+        path_append_op(d, op);
+    }
 }
 
 /* An array's own field event (count, presence bit, index, sentinel),
@@ -533,16 +572,22 @@ void schema_prepare_visit(bitsift_schema *s)
         struct schema_op *op = &s->ops[i];
         unsigned width = 0;
         uint64_t lo = 0, span = UINT64_MAX;
-        enum visit_kind kind = VISIT_NONE;
-        op->visit = VISIT_NONE;
-        if (op->allowed_count)
-            continue; /* the list is checked on the general path */
+        enum visit_kind kind = VISIT_LEAF;
         switch ((enum op_code)op->code) {
+        case OP_STRUCT:
+            kind = VISIT_STRUCT;
+            break;
+        case OP_ARRAY:
+            kind = VISIT_ARRAY;
+            break;
+        case OP_IF:
+            kind = VISIT_IF;
+            break;
         case OP_BITS:
-            kind = VISIT_UINT;
-            width = op->width;
-            if (width < 1)
-                continue;
+            if (op->width >= 1 && op->width <= 57) {
+                kind = VISIT_UINT;
+                width = op->width;
+            }
             break;
         case OP_BOOL:
             kind = VISIT_BOOL;
@@ -550,75 +595,104 @@ void schema_prepare_visit(bitsift_schema *s)
             break;
         case OP_INT:
         case OP_ENUM:
-            if (op->min > op->max)
-                continue;
+            if (op->min > op->max || bitsift_bits_required(op->min, op->max) > 57)
+                break;
             width = bitsift_bits_required(op->min, op->max);
             span = (uint64_t)op->max - (uint64_t)op->min;
-            kind = VISIT_INT;
-            if (op->code == OP_ENUM) {
-                /* Raw values with a name: a range inside [0, span]. */
-                const struct schema_enum *e = &s->enums[op->enum_id];
-                if (!e->dense || !e->count)
-                    continue;
-                int64_t first = s->enum_values[e->first].value;
-                int64_t last = s->enum_values[e->first + e->count - 1].value;
-                if (first < op->min || last > op->max)
-                    continue;
-                kind = VISIT_ENUM;
-                lo = (uint64_t)first - (uint64_t)op->min;
-                span = (uint64_t)last - (uint64_t)first;
-                op->visit_names = e->first;
+            if (op->code == OP_INT) {
+                kind = VISIT_INT;
+                break;
             }
+            /* A dense enum inside its range: the raw values with a name
+             * are a range inside [0, span]. */
+            const struct schema_enum *e = &s->enums[op->enum_id];
+            if (!e->dense || !e->count)
+                break;
+            int64_t first = s->enum_values[e->first].value;
+            int64_t last = s->enum_values[e->first + e->count - 1].value;
+            if (first < op->min || last > op->max)
+                break;
+            kind = VISIT_ENUM;
+            lo = (uint64_t)first - (uint64_t)op->min;
+            span = (uint64_t)last - (uint64_t)first;
+            op->visit_names = e->first;
             break;
         case OP_CFLOAT:
-            kind = VISIT_CFLOAT;
-            width = op->width;
-            span = op->steps;
+            if (op->width <= 57) {
+                kind = VISIT_CFLOAT;
+                width = op->width;
+                span = op->steps;
+            }
             break;
         case OP_FLOAT:
             kind = VISIT_FLOAT;
             width = 32;
             break;
         default:
-            continue;
+            break;
         }
-        if (width > 57)
-            continue;
+        /* A value list is checked on the general path. */
+        if (op->allowed_count && kind < VISIT_STRUCT)
+            kind = VISIT_LEAF;
         op->visit = (uint8_t)kind;
         op->visit_width = (uint8_t)width;
+        op->visit_mask = width ? ~0ull >> (64 - width) : 0;
         op->visit_lo = lo;
         op->visit_span = span;
+        /* Reported as absent when its branch is skipped (containers are
+         * passed over whole; alignment, checks and quaternions are not
+         * values). */
+        op->visit_absent = kind < VISIT_STRUCT && op->code != OP_ALIGN &&
+                           op->code != OP_CHECK && op->code != OP_SMALLEST3;
+        /* The name with zeros after it, so that a path takes it in one
+         * 16-byte move (names of 16 bytes or more are copied exactly). */
+        memset(op->visit_name, 0, sizeof op->visit_name);
+        if (op->name && op->name_len < sizeof op->visit_name)
+            memcpy(op->visit_name, op->name, op->name_len);
+        op->visit_quick = op->name && op->name_len < sizeof op->visit_name && !op->element;
     }
 }
 
+/* What every leaf does once its value is in ev.value: keep it for later
+ * fields, count it, report it. */
+static HOT_INLINE bool leaf_done(struct decoder *d, const struct schema_op *op, uint64_t at,
+                                 int64_t as_int)
+{
+    if (op->slot >= 0)
+        d->slots[op->slot] = as_int;
+    d->fields++;
+    if (WANT_FIELDS(d))
+        return emit_op(d, op, at, d->r.bit_pos - at, 0);
+    return true;
+}
+
 /*
- * A leaf while visiting. The simple kinds are read here in one step when
- * the read is well inside the buffer and the value is accepted: one
- * load, shift and mask, one unsigned compare. Anything else (another
- * kind, the end of the buffer, a value that fails) goes to
- * read_leaf_value, which reads the same bits again and reports the
- * failure exactly. The test is `<` rather than `<=` so that a 0-bit read
- * (int(n, n)) still loads inside the buffer.
+ * A simple leaf (kind, a constant where this is inlined) while visiting,
+ * read in one step when the read is well inside the buffer and the value
+ * is accepted: one load, shift and mask, one unsigned compare. Otherwise
+ * (the end of the buffer, a value that fails) read_leaf reads the same
+ * bits again and reports the failure exactly. The test is `<` rather
+ * than `<=` so that a 0-bit read (int(n, n)) still loads inside the
+ * buffer.
  */
-static HOT_INLINE bool visit_leaf(struct decoder *d, const struct schema_op *op)
+static HOT_INLINE bool visit_simple(struct decoder *d, const struct schema_op *op,
+                                    enum visit_kind kind)
 {
     bitsift_reader *r = &d->r;
     uint64_t at = r->bit_pos;
-    unsigned width = op->visit_width;
-    if (op->visit == VISIT_NONE || BITSIFT_UNLIKELY(at + width >= r->fast_limit))
+    if (BITSIFT_UNLIKELY(at + op->visit_width >= r->fast_limit))
         return read_leaf(d, op);
-    uint64_t raw = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) &
-                   (((uint64_t)1 << width) - 1);
+    uint64_t raw = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) & op->visit_mask;
     if (BITSIFT_UNLIKELY(raw - op->visit_lo > op->visit_span))
         return read_leaf(d, op);
-    r->bit_pos = at + width;
+    r->bit_pos = at + op->visit_width;
     bitsift_value *v = &d->ev.value;
     v->data = NULL;
     v->size = 0;
     v->name = NULL;
     v->has_raw = false;
     int64_t as_int = 0;
-    switch ((enum visit_kind)op->visit) {
+    switch (kind) {
     case VISIT_UINT:
         v->kind = BITSIFT_VALUE_UINT;
         v->u = raw;
@@ -627,7 +701,7 @@ static HOT_INLINE bool visit_leaf(struct decoder *d, const struct schema_op *op)
     case VISIT_BOOL:
         v->kind = BITSIFT_VALUE_BOOL;
         v->b = raw != 0;
-        as_int = v->b;
+        as_int = (int64_t)raw;
         break;
     case VISIT_INT:
         v->kind = BITSIFT_VALUE_INT;
@@ -654,12 +728,28 @@ static HOT_INLINE bool visit_leaf(struct decoder *d, const struct schema_op *op)
     default:
         break;
     }
-    if (op->slot >= 0)
-        d->slots[op->slot] = as_int;
-    d->fields++;
-    if (WANT_FIELDS(d))
-        return emit_op(d, op, at, width, 0);
-    return true;
+    return leaf_done(d, op, at, as_int);
+}
+
+/* Any leaf while visiting. */
+static HOT_INLINE bool visit_leaf(struct decoder *d, const struct schema_op *op)
+{
+    switch ((enum visit_kind)op->visit) {
+    case VISIT_UINT:
+        return visit_simple(d, op, VISIT_UINT);
+    case VISIT_BOOL:
+        return visit_simple(d, op, VISIT_BOOL);
+    case VISIT_INT:
+        return visit_simple(d, op, VISIT_INT);
+    case VISIT_ENUM:
+        return visit_simple(d, op, VISIT_ENUM);
+    case VISIT_CFLOAT:
+        return visit_simple(d, op, VISIT_CFLOAT);
+    case VISIT_FLOAT:
+        return visit_simple(d, op, VISIT_FLOAT);
+    default:
+        return read_leaf(d, op);
+    }
 }
 
 /* A leaf run (see struct schema_leaf), only when nobody watches: one
@@ -691,6 +781,7 @@ static bool read_leaf_run(struct decoder *d, const struct schema_op *op)
 /* ---- containers -------------------------------------------------------------- */
 
 static bool run(struct decoder *d, uint32_t first, uint32_t end);
+static bool visit_run(struct decoder *d, uint32_t first, uint32_t end);
 
 static bool enter(struct decoder *d, const struct schema_op *op, uint64_t at, uint64_t count)
 {
@@ -734,6 +825,32 @@ static bool read_struct(struct decoder *d, const struct schema_op *op)
     return ok && leave(d, op, at, 0);
 }
 
+/* A struct while visiting: read_struct without a frame (nothing looks
+ * for a struct's frame: arrays find their own on top once the struct's
+ * body is done), its name appended the quick way. */
+static HOT_INLINE bool visit_struct(struct decoder *d, const struct schema_op *op)
+{
+    uint64_t at = d->r.bit_pos;
+    size_t saved_len = d->path_len;
+    if (d->paths && !op->element && d->ev.depth > 0)
+        path_append_quick(d, op);
+    if (d->on_enter && !emit_frame(d, d->on_enter, op->name, op->field,
+                                   (bitsift_field_type)op->type, at, 0, 0))
+        return false;
+    int64_t index = d->ev.index;
+    d->ev.depth++;
+    d->ev.index = -1;
+    if (!visit_run(d, (uint32_t)(op - d->s->ops) + 1, op->end))
+        return false;
+    d->ev.index = index;
+    d->ev.depth--;
+    if (d->on_leave && !emit_frame(d, d->on_leave, op->name, op->field,
+                                   (bitsift_field_type)op->type, at, d->r.bit_pos - at, 0))
+        return false;
+    path_truncate(d, saved_len);
+    return true;
+}
+
 /* Array bookkeeping bits, reported so that stats account for them. */
 static bool emit_meta(struct decoder *d, const struct schema_op *arr, uint64_t at, int64_t value,
                       bool is_bool)
@@ -763,7 +880,7 @@ static bool read_element(struct decoder *d, const struct schema_op *arr, int64_t
         path_index(d, index);
     }
     d->ev.index = index;
-    bool ok = elem->code == OP_STRUCT ? read_struct(d, elem) : visit_leaf(d, elem);
+    bool ok = elem->code == OP_STRUCT ? visit_struct(d, elem) : visit_leaf(d, elem);
     d->ev.index = -1;
     return ok;
 }
@@ -890,7 +1007,8 @@ static bool read_array(struct decoder *d, const struct schema_op *op)
 
 /* The branch not taken: its fields take their defaults (so that later
  * conditions and counts see them) and are reported as absent. */
-static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end, bool sets_slots)
+static HOT_INLINE bool skip_branch(struct decoder *d, uint32_t first, uint32_t end,
+                                   bool sets_slots)
 {
     const bitsift_schema *s = d->s;
     for (uint32_t i = first; sets_slots && i < end; i++) {
@@ -902,11 +1020,11 @@ static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end, bool se
         return true;
     for (uint32_t i = first; i < end;) {
         const struct schema_op *op = &s->ops[i];
-        if (op->code == OP_STRUCT || op->code == OP_ARRAY || op->code == OP_IF) {
+        if (op->visit >= VISIT_STRUCT) {
             i = op->end;
             continue;
         }
-        if (op->code != OP_ALIGN && op->code != OP_CHECK && op->code != OP_SMALLEST3) {
+        if (op->visit_absent) {
             d->ev.value = op->absent;
             if (!emit_op(d, op, d->r.bit_pos, 0, BITSIFT_EVENT_ABSENT))
                 return false;
@@ -940,18 +1058,37 @@ static bool visit_run(struct decoder *d, uint32_t first, uint32_t end)
     const struct schema_op *ops = d->s->ops;
     for (uint32_t i = first; i < end;) {
         const struct schema_op *op = &ops[i];
-        switch ((enum op_code)op->code) {
-        case OP_STRUCT:
-            if (!read_struct(d, op))
+        bool ok;
+        switch ((enum visit_kind)op->visit) {
+        case VISIT_UINT:
+            ok = visit_simple(d, op, VISIT_UINT);
+            break;
+        case VISIT_BOOL:
+            ok = visit_simple(d, op, VISIT_BOOL);
+            break;
+        case VISIT_INT:
+            ok = visit_simple(d, op, VISIT_INT);
+            break;
+        case VISIT_ENUM:
+            ok = visit_simple(d, op, VISIT_ENUM);
+            break;
+        case VISIT_CFLOAT:
+            ok = visit_simple(d, op, VISIT_CFLOAT);
+            break;
+        case VISIT_FLOAT:
+            ok = visit_simple(d, op, VISIT_FLOAT);
+            break;
+        case VISIT_STRUCT:
+            if (!visit_struct(d, op))
                 return false;
             i = op->end;
-            break;
-        case OP_ARRAY:
+            continue;
+        case VISIT_ARRAY:
             if (!read_array(d, op))
                 return false;
             i = op->end;
-            break;
-        case OP_IF: {
+            continue;
+        case VISIT_IF: {
             bool taken = condition(d, op);
             uint32_t sa = taken ? op->else_start : i + 1, sb = taken ? op->end : op->else_start;
             bool sets_slots = op->branch_slots & (taken ? 2 : 1);
@@ -966,13 +1103,15 @@ static bool visit_run(struct decoder *d, uint32_t first, uint32_t end)
                     return false;
                 i = op->end;
             }
-            break;
+            continue;
         }
         default:
-            if (!visit_leaf(d, op))
-                return false;
-            i++;
+            ok = read_leaf(d, op);
+            break;
         }
+        if (!ok)
+            return false;
+        i++;
     }
     return true;
 }
