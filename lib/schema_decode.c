@@ -1305,7 +1305,7 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
     struct decoder d;
     d.s = s;
     d.v = v;
-    d.paths = v && !(flags & SCHEMA_DECODE_NO_PATHS);
+    d.paths = v && !(flags & (SCHEMA_DECODE_NO_PATHS | BITSIFT_DECODE_NO_PATHS));
     d.fast = !v;
     d.stopped = false;
     d.fields = 0;
