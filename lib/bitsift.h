@@ -932,6 +932,10 @@ typedef struct bitsift_value {
 /* Flags for the decode functions. */
 #define BITSIFT_DECODE_NO_CRC 0x1u /* skip the CRC comparison (field still read) */
 #define BITSIFT_DECODE_STRICT 0x2u /* reject bytes or non-zero bits after the end */
+/* Events carry no path (ev->path is "", path_len 0): for visitors that
+ * never read it, which saves building it for every field. The result
+ * still names the field of a failure. */
+#define BITSIFT_DECODE_NO_PATHS 0x4u
 
 /* Flags of an event. */
 #define BITSIFT_EVENT_ABSENT  0x1u /* conditional field not sent: value is its default, 0 bits */
@@ -951,7 +955,8 @@ typedef struct bitsift_value {
 typedef struct bitsift_event {
     const char *name;    /* "y"; for an array element, the array's name */
     const char *path;    /* "objects[3].position.y" (sparse arrays use the
-                            element's index, not its position) */
+                            element's index, not its position); "" with
+                            BITSIFT_DECODE_NO_PATHS */
     size_t path_len;
     int id;              /* schema field id (bitsift_schema_field_info) */
     bitsift_field_type type;

@@ -611,6 +611,7 @@ bitsift_schema *bitsift_schema_compile(const char *text, size_t size, const char
         compile_finish(&c);
         if (!c.failed) {
             schema_prepare_ops(s);
+            schema_prepare_visit(s);
             schema_fuse_leaf_runs(s);
             /* Without it (no memory, a shape it leaves alone) the
              * interpreter validates: slower, same answers. */

@@ -19,11 +19,21 @@
 
 #include "schema_internal.h"
 
+/* The per-field steps of a visited decode are small and run ~100 times a
+ * packet: keep them inside their callers' loops. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT_INLINE inline __attribute__((always_inline))
+#else
+#define HOT_INLINE inline
+#endif
+
 struct frame {
     const struct schema_op *op;
     size_t saved_len; /* path length before this container */
     size_t name_len;  /* arrays: path length with the name, before [i] */
 };
+
+typedef bool (*event_fn)(void *, const bitsift_event *);
 
 struct decoder {
     const bitsift_schema *s;
@@ -33,13 +43,21 @@ struct decoder {
     bool fast; /* no visitor, no paths: leaf runs, structs read through */
     bool stopped;
     uint64_t fields;
-    unsigned depth; /* 0 for the packet root */
-    int64_t index;  /* element index of the value being read, -1 */
     char path[BITSIFT_PATH_MAX];
     size_t path_len;
     struct frame frames[BITSIFT_SCHEMA_MAX_DEPTH + 2];
     unsigned nframes;
     int64_t slots[SCHEMA_MAX_SLOTS + 1]; /* + the scratch slot of leaf runs */
+    /* The visitor's callbacks (NULL when it has none or there is no
+     * visitor) and the one event handed to them. The event lives as long
+     * as the decode: a leaf writes its value straight into ev.value and
+     * each event sets only what it reports, instead of a new event being
+     * built and copied for every field. ev.path is always `path`;
+     * ev.depth (0 for the packet root) and ev.index (the element index
+     * of the value being read, -1) are the decoder's own. */
+    event_fn on_field, on_enter, on_leave;
+    void *ctx;
+    bitsift_event ev;
 };
 
 void schema_result_init(bitsift_result *res)
@@ -56,6 +74,35 @@ void schema_result_init(bitsift_result *res)
 
 /* ---- paths ---------------------------------------------------------------- */
 
+/*
+ * `path` holds the path of the container being read (path_len bytes):
+ * "objects[3].position". A leaf's event appends ".name" after it and
+ * terminates it there without moving path_len, so the next leaf simply
+ * writes over it; path[path_len] is therefore not always the terminator,
+ * and whoever hands the path out (an event, a failure) writes it first.
+ */
+
+/* n <= BITSIFT_SCHEMA_MAX_NAME bytes (a name), copied with a few
+ * fixed-size moves instead of a call to memcpy: this runs for every
+ * field of a visited packet. Overlapping moves never read outside
+ * src[0, n). */
+static inline void copy_name(char *dst, const char *src, size_t n)
+{
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 < n; i += 8)
+            memcpy(dst + i, src + i, 8);
+        memcpy(dst + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(dst, src, 4);
+        memcpy(dst + n - 4, src + n - 4, 4);
+    } else if (n) {
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+    }
+}
+
 static void path_append_n(struct decoder *d, const char *name, size_t n)
 {
     size_t need = n + (d->path_len ? 1 : 0);
@@ -63,8 +110,9 @@ static void path_append_n(struct decoder *d, const char *name, size_t n)
         return; /* deeper parts of an over-long path are dropped */
     if (d->path_len)
         d->path[d->path_len++] = '.';
-    memcpy(d->path + d->path_len, name, n + 1);
+    copy_name(d->path + d->path_len, name, n);
     d->path_len += n;
+    d->path[d->path_len] = 0;
 }
 
 static void path_append(struct decoder *d, const char *name)
@@ -109,50 +157,160 @@ static void path_truncate(struct decoder *d, size_t len)
 
 /* ---- events ----------------------------------------------------------------- */
 
-static bool emit(struct decoder *d, bool (*cb)(void *, const bitsift_event *), const char *name,
-                 int id, bitsift_field_type type, uint64_t bit, uint64_t bits, uint64_t count,
-                 unsigned flags, const bitsift_value *value)
+/* The event's path is the container's path. (Without paths path_len is
+ * 0 and path stays "".) */
+static inline void event_path_here(struct decoder *d)
 {
-    bitsift_event ev;
-    ev.name = name;
-    ev.path = d->path;
-    ev.path_len = d->path_len;
-    ev.id = id;
-    ev.type = type;
-    ev.depth = d->depth;
-    ev.index = d->index;
-    ev.bit = bit;
-    ev.bits = bits;
-    ev.count = count;
-    ev.flags = flags;
-    if (value)
-        ev.value = *value;
-    else
-        memset(&ev.value, 0, sizeof ev.value);
-    if (!cb(d->v->ctx, &ev)) {
+    d->path[d->path_len] = 0;
+    d->ev.path_len = d->path_len;
+}
+
+/* The event's path is the container's path plus ".name", as
+ * path_append_n would make it (dropped when it does not fit), without
+ * changing path_len. */
+static inline void event_path_leaf(struct decoder *d, const char *name, size_t n)
+{
+    size_t len = d->path_len;
+    if (d->paths) {
+        size_t dot = len ? 1 : 0;
+        if (BITSIFT_LIKELY(len + dot + n + 1 <= sizeof d->path)) {
+            char *p = d->path + len;
+            *p = '.';
+            copy_name(p + dot, name, n);
+            len += dot + n;
+        }
+    }
+    d->path[len] = 0;
+    d->ev.path_len = len;
+}
+
+/* Hand the event to a callback; false (and stopped) when it says stop. */
+static inline bool deliver(struct decoder *d, event_fn cb)
+{
+    if (BITSIFT_UNLIKELY(!cb(d->ctx, &d->ev))) {
         d->stopped = true;
         return false;
     }
     return true;
 }
 
-/* A leaf field event: the path gets ".name" (or nothing for an element,
- * whose "[i]" is already there) for the duration of the call. */
-static bool emit_leaf(struct decoder *d, const struct schema_op *op, int id, const char *name,
-                      bitsift_field_type type, uint64_t bit, uint64_t bits, unsigned flags,
-                      const bitsift_value *value)
+/* An enter or leave event (value NONE, path the container's). */
+static bool emit_frame(struct decoder *d, event_fn cb, const char *name, int id,
+                       bitsift_field_type type, uint64_t bit, uint64_t bits, uint64_t count)
 {
-    size_t len = d->path_len;
-    if (d->paths && !op->element)
-        path_append_n(d, name, name == op->name ? op->name_len : strlen(name));
-    bool ok = emit(d, d->v->field, op->element ? op->name : name, id, type, bit, bits, 0, flags,
-                   value);
-    if (d->paths)
-        path_truncate(d, len);
-    return ok;
+    bitsift_event *ev = &d->ev;
+    ev->name = name;
+    ev->id = id;
+    ev->type = type;
+    ev->bit = bit;
+    ev->bits = bits;
+    ev->count = count;
+    ev->flags = 0;
+    memset(&ev->value, 0, sizeof ev->value);
+    event_path_here(d);
+    return deliver(d, cb);
 }
 
-#define WANT_FIELDS(d) ((d)->v && (d)->v->field)
+/* A field event whose value is already in ev.value: the path gets
+ * ".name" (or nothing for an array element, whose "[i]" is already
+ * there) for the duration of the call. */
+static inline bool emit_leaf(struct decoder *d, bool element, int id, const char *name,
+                             size_t name_len, bitsift_field_type type, uint64_t bit,
+                             uint64_t bits, unsigned flags)
+{
+    bitsift_event *ev = &d->ev;
+    ev->name = name;
+    ev->id = id;
+    ev->type = type;
+    ev->bit = bit;
+    ev->bits = bits;
+    ev->count = 0;
+    ev->flags = flags;
+    if (element)
+        event_path_here(d);
+    else
+        event_path_leaf(d, name, name_len);
+    return deliver(d, d->on_field);
+}
+
+/* An op's leaf event: its own id, name and type. The path gets ".name"
+ * in one 16-byte move when the name is short and the buffer has room
+ * for the whole move; else as emit_leaf makes it. */
+static HOT_INLINE bool emit_op(struct decoder *d, const struct schema_op *op, uint64_t bit,
+                               uint64_t bits, unsigned flags)
+{
+    bitsift_event *ev = &d->ev;
+    size_t len = d->path_len, name_len = op->name_len;
+    ev->name = op->name;
+    ev->id = op->field;
+    ev->type = (bitsift_field_type)op->type;
+    ev->bit = bit;
+    ev->bits = bits;
+    ev->count = 0;
+    ev->flags = flags;
+    if (BITSIFT_LIKELY(d->paths && op->visit_quick &&
+                       len + 1 + sizeof op->visit_name <= sizeof d->path)) {
+        size_t dot = len != 0;
+        char *p = d->path + len;
+        *p = '.';
+        memcpy(p + dot, op->visit_name, sizeof op->visit_name);
+        ev->path_len = len + dot + name_len;
+    } else if (op->element) {
+        event_path_here(d);
+    } else {
+        event_path_leaf(d, op->name, name_len);
+    }
+    return deliver(d, d->on_field);
+}
+
+/* path_append_op, in one 16-byte move when the name is short and the
+ * buffer has room for the whole move. */
+static HOT_INLINE void path_append_quick(struct decoder *d, const struct schema_op *op)
+{
+    size_t len = d->path_len, name_len = op->name_len;
+    if (BITSIFT_LIKELY(name_len < sizeof op->visit_name &&
+                       len + 1 + sizeof op->visit_name <= sizeof d->path)) {
+        size_t dot = len != 0;
+        char *p = d->path + len;
+        *p = '.';
+        memcpy(p + dot, op->visit_name, sizeof op->visit_name);
+        d->path_len = len + dot + name_len;
+    } else {
+        path_append_op(d, op);
+    }
+}
+
+/* An array's own field event (count, presence bit, index, sentinel),
+ * value in ev.value, path the container's. */
+static bool emit_array_field(struct decoder *d, const struct schema_op *arr, uint64_t bit,
+                             uint64_t bits, uint64_t count)
+{
+    bitsift_event *ev = &d->ev;
+    ev->name = arr->name;
+    ev->id = arr->field;
+    ev->type = BITSIFT_FIELD_ARRAY;
+    ev->bit = bit;
+    ev->bits = bits;
+    ev->count = count;
+    ev->flags = BITSIFT_EVENT_ARRAY_META;
+    event_path_here(d);
+    return deliver(d, d->on_field);
+}
+
+/* A value with no bytes, no name and no raw integer, of kind `kind`:
+ * the caller then sets the one member the kind uses. */
+static inline bitsift_value *value_start(struct decoder *d, bitsift_value_kind kind)
+{
+    bitsift_value *v = &d->ev.value;
+    v->kind = kind;
+    v->data = NULL;
+    v->size = 0;
+    v->name = NULL;
+    v->has_raw = false;
+    return v;
+}
+
+#define WANT_FIELDS(d) ((d)->on_field != NULL)
 
 static bool fail(struct decoder *d, bitsift_error kind, uint64_t bit, const char *why,
                  uint64_t expected, uint64_t got)
@@ -173,6 +331,31 @@ static bool base_of(struct decoder *d, const struct schema_op *op, int64_t lo, i
     return true;
 }
 
+/* compressed_float's read side, as bitsift__compressed_float_dequantize
+ * computes it (the same float operations in the same order; the library
+ * is built with -ffp-contract=off, so no multiply-add fuses them): inline
+ * here because every compressed float of a visited packet goes through
+ * it. The event tests compare the values bit for bit. */
+static inline float dequantize(const struct schema_op *op, uint32_t raw)
+{
+    float delta = op->fmax - op->fmin;
+    float n = (float)raw / (float)op->steps;
+    float s = n * delta;
+    return s + op->fmin;
+}
+
+/* An enum value's name: O(1) for an enum whose values are consecutive. */
+static inline const char *enum_name(const bitsift_schema *s, int32_t enum_id, int64_t value)
+{
+    const struct schema_enum *e = &s->enums[enum_id];
+    if (BITSIFT_LIKELY(e->dense)) {
+        const struct schema_enum_value *v = s->enum_values + e->first;
+        uint64_t k = (uint64_t)value - (uint64_t)v[0].value;
+        return k < e->count ? v[k].name : NULL;
+    }
+    return schema_enum_lookup(s, enum_id, value);
+}
+
 static bool read_smallest_three(struct decoder *d, const struct schema_op *op, uint64_t at)
 {
     uint64_t largest, raw[3];
@@ -182,7 +365,7 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
         if (!bitsift_read_bits(&d->r, op->width, &raw[k]))
             return false;
     d->fields++;
-    if (!WANT_FIELDS(d) && !(d->v && (d->v->enter || d->v->leave)))
+    if (!WANT_FIELDS(d) && !(d->on_enter || d->on_leave))
         return true; /* any raw values make a valid quaternion */
     float comp[4];
     uint64_t comp_raw[4] = {0};
@@ -199,95 +382,91 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
     size_t len = d->path_len;
     if (d->paths && !op->element)
         path_append_op(d, op);
-    const char *qname = op->element ? op->name : op->name;
-    d->depth++;
+    const char *qname = op->name;
+    d->ev.depth++;
     bool ok = true;
-    if (d->v->enter) {
-        d->depth--;
-        ok = emit(d, d->v->enter, qname, op->field, BITSIFT_FIELD_QUATERNION, at, 0, 0, 0, NULL);
-        d->depth++;
+    if (d->on_enter) {
+        d->ev.depth--;
+        ok = emit_frame(d, d->on_enter, qname, op->field, BITSIFT_FIELD_QUATERNION, at, 0, 0);
+        d->ev.depth++;
     }
-    int64_t saved_index = d->index;
-    d->index = -1;
-    if (ok && d->v->field) {
+    int64_t saved_index = d->ev.index;
+    d->ev.index = -1;
+    if (ok && d->on_field) {
         /* The parts are reported as plain (non-element) leaves. */
-        struct schema_op part = *op;
-        part.element = false;
-        bitsift_value v = {.kind = BITSIFT_VALUE_UINT};
-        v.u = largest;
-        ok = emit_leaf(d, &part, op->field + 1, "largest", BITSIFT_FIELD_BITS, at, 2, 0, &v);
+        bitsift_value *v = value_start(d, BITSIFT_VALUE_UINT);
+        v->u = largest;
+        v->raw = 0;
+        ok = emit_leaf(d, false, op->field + 1, "largest", 7, BITSIFT_FIELD_BITS, at, 2, 0);
         uint64_t bit = at + 2;
         for (int k = 0; k < 4 && ok; k++) {
-            bitsift_value f = {.kind = BITSIFT_VALUE_FLOAT};
-            f.f = comp[k];
             bool derived = (uint64_t)k == largest;
-            f.raw = comp_raw[k];
-            f.has_raw = !derived;
-            ok = emit_leaf(d, &part, op->field + 2 + k, names[k], BITSIFT_FIELD_FLOAT, bit,
-                           derived ? 0 : op->width, derived ? BITSIFT_EVENT_DERIVED : 0, &f);
+            v = value_start(d, BITSIFT_VALUE_FLOAT);
+            v->u = 0;
+            v->f = comp[k];
+            v->raw = comp_raw[k];
+            v->has_raw = !derived;
+            ok = emit_leaf(d, false, op->field + 2 + k, names[k], 1, BITSIFT_FIELD_FLOAT, bit,
+                           derived ? 0 : op->width, derived ? BITSIFT_EVENT_DERIVED : 0);
             if (!derived)
                 bit += op->width;
         }
     }
-    d->index = saved_index;
-    d->depth--;
-    if (ok && d->v->leave)
-        ok = emit(d, d->v->leave, qname, op->field, BITSIFT_FIELD_QUATERNION, at,
-                  d->r.bit_pos - at, 0, 0, NULL);
+    d->ev.index = saved_index;
+    d->ev.depth--;
+    if (ok && d->on_leave)
+        ok = emit_frame(d, d->on_leave, qname, op->field, BITSIFT_FIELD_QUATERNION, at,
+                        d->r.bit_pos - at, 0);
     if (d->paths)
         path_truncate(d, len);
     return ok;
 }
 
+/* Read one leaf into ev.value, check it, keep it in its slot, report it. */
 static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
 {
     bitsift_reader *r = &d->r;
     uint64_t at = r->bit_pos;
-    bitsift_value v;
-    v.kind = BITSIFT_VALUE_NONE;
-    v.data = NULL;
-    v.size = 0;
-    v.name = NULL;
-    v.has_raw = false;
+    bitsift_value *v = value_start(d, BITSIFT_VALUE_NONE);
     int64_t as_int = 0;
     switch ((enum op_code)op->code) {
     case OP_BITS:
-        if (!bitsift_read_bits(r, op->width, &v.u))
+        if (!bitsift_read_bits(r, op->width, &v->u))
             return false;
-        v.kind = BITSIFT_VALUE_UINT;
-        as_int = (int64_t)v.u;
+        v->kind = BITSIFT_VALUE_UINT;
+        as_int = (int64_t)v->u;
         break;
     case OP_BOOL:
-        if (!bitsift_read_bool(r, &v.b))
+        if (!bitsift_read_bool(r, &v->b))
             return false;
-        v.kind = BITSIFT_VALUE_BOOL;
-        as_int = v.b;
+        v->kind = BITSIFT_VALUE_BOOL;
+        as_int = v->b;
         break;
     case OP_INT:
-        if (!bitsift_read_int(r, op->min, op->max, &v.i))
+        if (!bitsift_read_int(r, op->min, op->max, &v->i))
             return false;
-        v.kind = BITSIFT_VALUE_INT;
-        as_int = v.i;
+        v->kind = BITSIFT_VALUE_INT;
+        as_int = v->i;
         break;
     case OP_ENUM:
-        if (!bitsift_read_int(r, op->min, op->max, &v.i))
+        if (!bitsift_read_int(r, op->min, op->max, &v->i))
             return false;
-        v.kind = BITSIFT_VALUE_ENUM;
-        v.name = schema_enum_lookup(d->s, op->enum_id, v.i);
-        if (!v.name)
+        v->kind = BITSIFT_VALUE_ENUM;
+        v->name = enum_name(d->s, op->enum_id, v->i);
+        if (!v->name)
             return fail(d, BITSIFT_E_RANGE, at, "value has no name in its enum",
-                        (uint64_t)(op->max - op->min), (uint64_t)(v.i - op->min));
-        as_int = v.i;
+                        (uint64_t)(op->max - op->min), (uint64_t)(v->i - op->min));
+        as_int = v->i;
         break;
     case OP_FLOAT:
-        if (!bitsift_read_float(r, &v.f))
+        if (!bitsift_read_float(r, &v->f))
             return false;
-        v.kind = BITSIFT_VALUE_FLOAT;
+        v->kind = BITSIFT_VALUE_FLOAT;
         break;
     case OP_DOUBLE:
-        if (!bitsift_read_double(r, &v.d))
+        if (!bitsift_read_double(r, &v->d))
             return false;
-        v.kind = BITSIFT_VALUE_DOUBLE;
+        v->kind = BITSIFT_VALUE_DOUBLE;
         break;
     case OP_CFLOAT: {
         uint64_t raw;
@@ -296,25 +475,24 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
         if (raw > op->steps)
             return fail(d, BITSIFT_E_RANGE, at, "compressed float above its step count",
                         op->steps, raw);
-        v.kind = BITSIFT_VALUE_FLOAT;
+        v->kind = BITSIFT_VALUE_FLOAT;
         /* Validation needs only the range check: skip the arithmetic. */
         if (WANT_FIELDS(d))
-            v.f = bitsift__compressed_float_dequantize(op->fmin, op->fmax, op->steps,
-                                                       (uint32_t)raw);
-        v.raw = raw;
-        v.has_raw = true;
+            v->f = dequantize(op, (uint32_t)raw);
+        v->raw = raw;
+        v->has_raw = true;
         break;
     }
     case OP_BYTES:
-        if (!bitsift_read_bytes_view(r, op->width, &v.data))
+        if (!bitsift_read_bytes_view(r, op->width, &v->data))
             return false;
-        v.kind = BITSIFT_VALUE_BYTES;
-        v.size = op->width;
+        v->kind = BITSIFT_VALUE_BYTES;
+        v->size = op->width;
         break;
     case OP_STRING:
-        if (!bitsift_read_string_view(r, op->width, &v.data, &v.size))
+        if (!bitsift_read_string_view(r, op->width, &v->data, &v->size))
             return false;
-        v.kind = BITSIFT_VALUE_STRING;
+        v->kind = BITSIFT_VALUE_STRING;
         break;
     case OP_ALIGN:
         if (!bitsift_read_align(r))
@@ -323,8 +501,8 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
     case OP_CHECK:
         if (!bitsift_read_check(r, op->check))
             return false;
-        v.kind = BITSIFT_VALUE_UINT;
-        v.u = op->check;
+        v->kind = BITSIFT_VALUE_UINT;
+        v->u = op->check;
         break;
     case OP_INT_REL: {
         int64_t base = 0;
@@ -332,8 +510,8 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
         if (!base_of(d, op, INT32_MIN, INT32_MAX, &base) ||
             !bitsift_read_int_relative(r, (int32_t)base, &cur))
             return false;
-        v.kind = BITSIFT_VALUE_INT;
-        v.i = as_int = cur;
+        v->kind = BITSIFT_VALUE_INT;
+        v->i = as_int = cur;
         break;
     }
     case OP_OBJ_INDEX: {
@@ -342,8 +520,8 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
         if (!base_of(d, op, INT32_MIN, INT32_MAX, &base) ||
             !bitsift_read_object_index(r, (int32_t)base, op->max_objects, &cur))
             return false;
-        v.kind = BITSIFT_VALUE_INT;
-        v.i = as_int = cur;
+        v->kind = BITSIFT_VALUE_INT;
+        v->i = as_int = cur;
         break;
     }
     case OP_SEQ_REL:
@@ -355,8 +533,8 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
         if (op->code == OP_SEQ_REL ? !bitsift_read_sequence_relative(r, (uint16_t)base, &cur)
                                    : !bitsift_read_ack_relative(r, (uint16_t)base, &cur))
             return false;
-        v.kind = BITSIFT_VALUE_UINT;
-        v.u = cur;
+        v->kind = BITSIFT_VALUE_UINT;
+        v->u = cur;
         as_int = cur;
         break;
     }
@@ -372,8 +550,7 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
         d->slots[op->slot] = as_int;
     d->fields++;
     if (WANT_FIELDS(d))
-        return emit_leaf(d, op, op->field, op->name, (bitsift_field_type)op->type, at,
-                         r->bit_pos - at, 0, &v);
+        return emit_op(d, op, at, r->bit_pos - at, 0);
     return true;
 }
 
@@ -385,6 +562,194 @@ static bool read_leaf(struct decoder *d, const struct schema_op *op)
     if (d->paths && !op->element && !d->stopped)
         path_append_op(d, op);
     return false;
+}
+
+/* ---- leaves read in one step while visiting ----------------------------- */
+
+void schema_prepare_visit(bitsift_schema *s)
+{
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        struct schema_op *op = &s->ops[i];
+        unsigned width = 0;
+        uint64_t lo = 0, span = UINT64_MAX;
+        enum visit_kind kind = VISIT_LEAF;
+        switch ((enum op_code)op->code) {
+        case OP_STRUCT:
+            kind = VISIT_STRUCT;
+            break;
+        case OP_ARRAY:
+            kind = VISIT_ARRAY;
+            break;
+        case OP_IF:
+            kind = VISIT_IF;
+            break;
+        case OP_BITS:
+            if (op->width >= 1 && op->width <= 57) {
+                kind = VISIT_UINT;
+                width = op->width;
+            }
+            break;
+        case OP_BOOL:
+            kind = VISIT_BOOL;
+            width = 1;
+            break;
+        case OP_INT:
+        case OP_ENUM:
+            if (op->min > op->max || bitsift_bits_required(op->min, op->max) > 57)
+                break;
+            width = bitsift_bits_required(op->min, op->max);
+            span = (uint64_t)op->max - (uint64_t)op->min;
+            if (op->code == OP_INT) {
+                kind = VISIT_INT;
+                break;
+            }
+            /* A dense enum inside its range: the raw values with a name
+             * are a range inside [0, span]. */
+            const struct schema_enum *e = &s->enums[op->enum_id];
+            if (!e->dense || !e->count)
+                break;
+            int64_t first = s->enum_values[e->first].value;
+            int64_t last = s->enum_values[e->first + e->count - 1].value;
+            if (first < op->min || last > op->max)
+                break;
+            kind = VISIT_ENUM;
+            lo = (uint64_t)first - (uint64_t)op->min;
+            span = (uint64_t)last - (uint64_t)first;
+            op->visit_names = e->first;
+            break;
+        case OP_CFLOAT:
+            if (op->width <= 57) {
+                kind = VISIT_CFLOAT;
+                width = op->width;
+                span = op->steps;
+            }
+            break;
+        case OP_FLOAT:
+            kind = VISIT_FLOAT;
+            width = 32;
+            break;
+        default:
+            break;
+        }
+        /* A value list is checked on the general path. */
+        if (op->allowed_count && kind < VISIT_STRUCT)
+            kind = VISIT_LEAF;
+        op->visit = (uint8_t)kind;
+        op->visit_width = (uint8_t)width;
+        op->visit_mask = width ? ~0ull >> (64 - width) : 0;
+        op->visit_lo = lo;
+        op->visit_span = span;
+        /* Reported as absent when its branch is skipped (containers are
+         * passed over whole; alignment, checks and quaternions are not
+         * values). */
+        op->visit_absent = kind < VISIT_STRUCT && op->code != OP_ALIGN &&
+                           op->code != OP_CHECK && op->code != OP_SMALLEST3;
+        /* The name with zeros after it, so that a path takes it in one
+         * 16-byte move (names of 16 bytes or more are copied exactly). */
+        memset(op->visit_name, 0, sizeof op->visit_name);
+        if (op->name && op->name_len < sizeof op->visit_name)
+            memcpy(op->visit_name, op->name, op->name_len);
+        op->visit_quick = op->name && op->name_len < sizeof op->visit_name && !op->element;
+    }
+}
+
+/* What every leaf does once its value is in ev.value: keep it for later
+ * fields, count it, report it. */
+static HOT_INLINE bool leaf_done(struct decoder *d, const struct schema_op *op, uint64_t at,
+                                 int64_t as_int)
+{
+    if (op->slot >= 0)
+        d->slots[op->slot] = as_int;
+    d->fields++;
+    if (WANT_FIELDS(d))
+        return emit_op(d, op, at, d->r.bit_pos - at, 0);
+    return true;
+}
+
+/*
+ * A simple leaf (kind, a constant where this is inlined) while visiting,
+ * read in one step when the read is well inside the buffer and the value
+ * is accepted: one load, shift and mask, one unsigned compare. Otherwise
+ * (the end of the buffer, a value that fails) read_leaf reads the same
+ * bits again and reports the failure exactly. The test is `<` rather
+ * than `<=` so that a 0-bit read (int(n, n)) still loads inside the
+ * buffer.
+ */
+static HOT_INLINE bool visit_simple(struct decoder *d, const struct schema_op *op,
+                                    enum visit_kind kind)
+{
+    bitsift_reader *r = &d->r;
+    uint64_t at = r->bit_pos;
+    if (BITSIFT_UNLIKELY(at + op->visit_width >= r->fast_limit))
+        return read_leaf(d, op);
+    uint64_t raw = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) & op->visit_mask;
+    if (BITSIFT_UNLIKELY(raw - op->visit_lo > op->visit_span))
+        return read_leaf(d, op);
+    r->bit_pos = at + op->visit_width;
+    bitsift_value *v = &d->ev.value;
+    v->data = NULL;
+    v->size = 0;
+    v->name = NULL;
+    v->has_raw = false;
+    int64_t as_int = 0;
+    switch (kind) {
+    case VISIT_UINT:
+        v->kind = BITSIFT_VALUE_UINT;
+        v->u = raw;
+        as_int = (int64_t)raw;
+        break;
+    case VISIT_BOOL:
+        v->kind = BITSIFT_VALUE_BOOL;
+        v->b = raw != 0;
+        as_int = (int64_t)raw;
+        break;
+    case VISIT_INT:
+        v->kind = BITSIFT_VALUE_INT;
+        v->i = as_int = (int64_t)((uint64_t)op->min + raw);
+        break;
+    case VISIT_ENUM:
+        v->kind = BITSIFT_VALUE_ENUM;
+        v->i = as_int = (int64_t)((uint64_t)op->min + raw);
+        v->name = d->s->enum_values[op->visit_names + (raw - op->visit_lo)].name;
+        break;
+    case VISIT_CFLOAT:
+        v->kind = BITSIFT_VALUE_FLOAT;
+        if (WANT_FIELDS(d))
+            v->f = dequantize(op, (uint32_t)raw);
+        v->raw = raw;
+        v->has_raw = true;
+        break;
+    case VISIT_FLOAT: {
+        uint32_t u = (uint32_t)raw;
+        v->kind = BITSIFT_VALUE_FLOAT;
+        memcpy(&v->f, &u, sizeof u);
+        break;
+    }
+    default:
+        break;
+    }
+    return leaf_done(d, op, at, as_int);
+}
+
+/* Any leaf while visiting. */
+static HOT_INLINE bool visit_leaf(struct decoder *d, const struct schema_op *op)
+{
+    switch ((enum visit_kind)op->visit) {
+    case VISIT_UINT:
+        return visit_simple(d, op, VISIT_UINT);
+    case VISIT_BOOL:
+        return visit_simple(d, op, VISIT_BOOL);
+    case VISIT_INT:
+        return visit_simple(d, op, VISIT_INT);
+    case VISIT_ENUM:
+        return visit_simple(d, op, VISIT_ENUM);
+    case VISIT_CFLOAT:
+        return visit_simple(d, op, VISIT_CFLOAT);
+    case VISIT_FLOAT:
+        return visit_simple(d, op, VISIT_FLOAT);
+    default:
+        return read_leaf(d, op);
+    }
 }
 
 /* A leaf run (see struct schema_leaf), only when nobody watches: one
@@ -416,33 +781,33 @@ static bool read_leaf_run(struct decoder *d, const struct schema_op *op)
 /* ---- containers -------------------------------------------------------------- */
 
 static bool run(struct decoder *d, uint32_t first, uint32_t end);
+static bool visit_run(struct decoder *d, uint32_t first, uint32_t end);
 
 static bool enter(struct decoder *d, const struct schema_op *op, uint64_t at, uint64_t count)
 {
     struct frame *f = &d->frames[d->nframes++];
     f->op = op;
     f->saved_len = d->path_len;
-    if (d->paths && !op->element && d->depth > 0)
+    if (d->paths && !op->element && d->ev.depth > 0)
         path_append_op(d, op);
     f->name_len = d->path_len;
-    if (d->v && d->v->enter &&
-        !emit(d, d->v->enter, op->name, op->field, (bitsift_field_type)op->type, at, 0, count, 0,
-              NULL))
+    if (d->on_enter && !emit_frame(d, d->on_enter, op->name, op->field,
+                                   (bitsift_field_type)op->type, at, 0, count))
         return false;
-    d->depth++;
+    d->ev.depth++;
     return true;
 }
 
 static bool leave(struct decoder *d, const struct schema_op *op, uint64_t at, uint64_t count)
 {
-    d->depth--;
+    d->ev.depth--;
     struct frame *f = &d->frames[--d->nframes];
     if (d->paths)
         path_truncate(d, f->name_len);
     bool ok = true;
-    if (d->v && d->v->leave)
-        ok = emit(d, d->v->leave, op->name, op->field, (bitsift_field_type)op->type, at,
-                  d->r.bit_pos - at, count, 0, NULL);
+    if (d->on_leave)
+        ok = emit_frame(d, d->on_leave, op->name, op->field, (bitsift_field_type)op->type, at,
+                        d->r.bit_pos - at, count);
     if (d->paths)
         path_truncate(d, f->saved_len);
     return ok;
@@ -451,13 +816,39 @@ static bool leave(struct decoder *d, const struct schema_op *op, uint64_t at, ui
 static bool read_struct(struct decoder *d, const struct schema_op *op)
 {
     uint64_t at = d->r.bit_pos;
-    int64_t index = d->index;
+    int64_t index = d->ev.index;
     if (!enter(d, op, at, 0))
         return false;
-    d->index = -1;
+    d->ev.index = -1;
     bool ok = run(d, (uint32_t)(op - d->s->ops) + 1, op->end);
-    d->index = index;
+    d->ev.index = index;
     return ok && leave(d, op, at, 0);
+}
+
+/* A struct while visiting: read_struct without a frame (nothing looks
+ * for a struct's frame: arrays find their own on top once the struct's
+ * body is done), its name appended the quick way. */
+static HOT_INLINE bool visit_struct(struct decoder *d, const struct schema_op *op)
+{
+    uint64_t at = d->r.bit_pos;
+    size_t saved_len = d->path_len;
+    if (d->paths && !op->element && d->ev.depth > 0)
+        path_append_quick(d, op);
+    if (d->on_enter && !emit_frame(d, d->on_enter, op->name, op->field,
+                                   (bitsift_field_type)op->type, at, 0, 0))
+        return false;
+    int64_t index = d->ev.index;
+    d->ev.depth++;
+    d->ev.index = -1;
+    if (!visit_run(d, (uint32_t)(op - d->s->ops) + 1, op->end))
+        return false;
+    d->ev.index = index;
+    d->ev.depth--;
+    if (d->on_leave && !emit_frame(d, d->on_leave, op->name, op->field,
+                                   (bitsift_field_type)op->type, at, d->r.bit_pos - at, 0))
+        return false;
+    path_truncate(d, saved_len);
+    return true;
 }
 
 /* Array bookkeeping bits, reported so that stats account for them. */
@@ -466,13 +857,14 @@ static bool emit_meta(struct decoder *d, const struct schema_op *arr, uint64_t a
 {
     if (!WANT_FIELDS(d))
         return true;
-    bitsift_value v = {.kind = is_bool ? BITSIFT_VALUE_BOOL : BITSIFT_VALUE_INT};
+    bitsift_value *v = value_start(d, is_bool ? BITSIFT_VALUE_BOOL : BITSIFT_VALUE_INT);
+    v->u = 0;
+    v->raw = 0;
     if (is_bool)
-        v.b = value != 0;
+        v->b = value != 0;
     else
-        v.i = value;
-    return emit(d, d->v->field, arr->name, arr->field, BITSIFT_FIELD_ARRAY, at, d->r.bit_pos - at,
-                0, BITSIFT_EVENT_ARRAY_META, &v);
+        v->i = value;
+    return emit_array_field(d, arr, at, d->r.bit_pos - at, 0);
 }
 
 static bool read_element(struct decoder *d, const struct schema_op *arr, int64_t index)
@@ -487,9 +879,9 @@ static bool read_element(struct decoder *d, const struct schema_op *arr, int64_t
         path_truncate(d, d->frames[d->nframes - 1].name_len);
         path_index(d, index);
     }
-    d->index = index;
-    bool ok = elem->code == OP_STRUCT ? read_struct(d, elem) : read_leaf(d, elem);
-    d->index = -1;
+    d->ev.index = index;
+    bool ok = elem->code == OP_STRUCT ? visit_struct(d, elem) : visit_leaf(d, elem);
+    d->ev.index = -1;
     return ok;
 }
 
@@ -530,11 +922,10 @@ static bool read_array(struct decoder *d, const struct schema_op *op)
     if ((op->array_kind == ARRAY_INLINE || op->array_kind == ARRAY_INDICES ||
          op->array_kind == ARRAY_RELATIVE)) {
         if (WANT_FIELDS(d)) {
-            bitsift_value v = {.kind = BITSIFT_VALUE_INT};
-            v.i = count;
-            if (!emit(d, d->v->field, op->name, op->field, BITSIFT_FIELD_ARRAY, at,
-                      bitsift_bits_required(0, max), (uint64_t)count, BITSIFT_EVENT_ARRAY_META,
-                      &v))
+            bitsift_value *v = value_start(d, BITSIFT_VALUE_INT);
+            v->i = count;
+            v->raw = 0;
+            if (!emit_array_field(d, op, at, bitsift_bits_required(0, max), (uint64_t)count))
                 return false;
         }
     }
@@ -616,7 +1007,8 @@ static bool read_array(struct decoder *d, const struct schema_op *op)
 
 /* The branch not taken: its fields take their defaults (so that later
  * conditions and counts see them) and are reported as absent. */
-static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end, bool sets_slots)
+static HOT_INLINE bool skip_branch(struct decoder *d, uint32_t first, uint32_t end,
+                                   bool sets_slots)
 {
     const bitsift_schema *s = d->s;
     for (uint32_t i = first; sets_slots && i < end; i++) {
@@ -628,13 +1020,13 @@ static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end, bool se
         return true;
     for (uint32_t i = first; i < end;) {
         const struct schema_op *op = &s->ops[i];
-        if (op->code == OP_STRUCT || op->code == OP_ARRAY || op->code == OP_IF) {
+        if (op->visit >= VISIT_STRUCT) {
             i = op->end;
             continue;
         }
-        if (op->code != OP_ALIGN && op->code != OP_CHECK && op->code != OP_SMALLEST3) {
-            if (!emit_leaf(d, op, op->field, op->name, (bitsift_field_type)op->type,
-                           d->r.bit_pos, 0, BITSIFT_EVENT_ABSENT, &op->absent))
+        if (op->visit_absent) {
+            d->ev.value = op->absent;
+            if (!emit_op(d, op, d->r.bit_pos, 0, BITSIFT_EVENT_ABSENT))
                 return false;
         }
         i++;
@@ -642,8 +1034,92 @@ static bool skip_branch(struct decoder *d, uint32_t first, uint32_t end, bool se
     return true;
 }
 
+/* An if's condition: the common shapes here, the rest by schema_eval. */
+static inline bool condition(const struct decoder *d, const struct schema_op *op)
+{
+    switch ((enum cond_shape)op->cond_shape) {
+    case COND_NONZERO:
+        return d->slots[op->cond_slot] != 0;
+    case COND_ZERO:
+        return d->slots[op->cond_slot] == 0;
+    case COND_EQ:
+        return d->slots[op->cond_slot] == op->cond_value;
+    case COND_NE:
+        return d->slots[op->cond_slot] != op->cond_value;
+    default:
+        return schema_eval(d->s, op, d->slots);
+    }
+}
+
+/* run() with a visitor or paths: every struct entered, every leaf
+ * reported. */
+static bool visit_run(struct decoder *d, uint32_t first, uint32_t end)
+{
+    const struct schema_op *ops = d->s->ops;
+    for (uint32_t i = first; i < end;) {
+        const struct schema_op *op = &ops[i];
+        bool ok;
+        switch ((enum visit_kind)op->visit) {
+        case VISIT_UINT:
+            ok = visit_simple(d, op, VISIT_UINT);
+            break;
+        case VISIT_BOOL:
+            ok = visit_simple(d, op, VISIT_BOOL);
+            break;
+        case VISIT_INT:
+            ok = visit_simple(d, op, VISIT_INT);
+            break;
+        case VISIT_ENUM:
+            ok = visit_simple(d, op, VISIT_ENUM);
+            break;
+        case VISIT_CFLOAT:
+            ok = visit_simple(d, op, VISIT_CFLOAT);
+            break;
+        case VISIT_FLOAT:
+            ok = visit_simple(d, op, VISIT_FLOAT);
+            break;
+        case VISIT_STRUCT:
+            if (!visit_struct(d, op))
+                return false;
+            i = op->end;
+            continue;
+        case VISIT_ARRAY:
+            if (!read_array(d, op))
+                return false;
+            i = op->end;
+            continue;
+        case VISIT_IF: {
+            bool taken = condition(d, op);
+            uint32_t sa = taken ? op->else_start : i + 1, sb = taken ? op->end : op->else_start;
+            bool sets_slots = op->branch_slots & (taken ? 2 : 1);
+            if (sa < sb && !skip_branch(d, sa, sb, sets_slots))
+                return false;
+            if (!taken) {
+                i = op->else_start; /* the else branch ends where the if does */
+            } else if (op->else_start == op->end) {
+                i++; /* no else: the then branch ends where the if does */
+            } else {
+                if (!visit_run(d, i + 1, op->else_start))
+                    return false;
+                i = op->end;
+            }
+            continue;
+        }
+        default:
+            ok = read_leaf(d, op);
+            break;
+        }
+        if (!ok)
+            return false;
+        i++;
+    }
+    return true;
+}
+
 static bool run(struct decoder *d, uint32_t first, uint32_t end)
 {
+    if (!d->fast)
+        return visit_run(d, first, end);
     const struct schema_op *ops = d->s->ops;
     for (uint32_t i = first; i < end;) {
         const struct schema_op *op = &ops[i];
@@ -692,14 +1168,17 @@ static bool framing_event(struct decoder *d, const char *name, bitsift_field_typ
 {
     if (!WANT_FIELDS(d))
         return true;
-    size_t len = d->path_len;
-    if (d->paths)
-        path_append(d, name);
-    bool ok = emit(d, d->v->field, name, -1, type, at, d->r.bit_pos - at, 0,
-                   BITSIFT_EVENT_FRAMING, v);
-    if (d->paths)
-        path_truncate(d, len);
-    return ok;
+    bitsift_event *ev = &d->ev;
+    ev->value = *v;
+    ev->name = name;
+    ev->id = -1;
+    ev->type = type;
+    ev->bit = at;
+    ev->bits = d->r.bit_pos - at;
+    ev->count = 0;
+    ev->flags = BITSIFT_EVENT_FRAMING;
+    event_path_leaf(d, name, strlen(name));
+    return deliver(d, d->on_field);
 }
 
 static bool decode_packet(struct decoder *d, const void *packet, size_t size, unsigned flags,
@@ -709,6 +1188,14 @@ static bool decode_packet(struct decoder *d, const void *packet, size_t size, un
     const bitsift_framing *fr = &s->framing;
     bitsift_reader *r = &d->r;
     bitsift_reader_init(r, packet, size);
+    const bitsift_visitor *vis = d->v;
+    d->on_field = vis ? vis->field : NULL;
+    d->on_enter = vis ? vis->enter : NULL;
+    d->on_leave = vis ? vis->leave : NULL;
+    d->ctx = vis ? vis->ctx : NULL;
+    d->ev.path = d->path;
+    d->ev.depth = 0;
+    d->ev.index = -1;
     uint64_t at = 0;
     const char *where = NULL;
     bitsift_value v;
@@ -823,12 +1310,10 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
     struct decoder d;
     d.s = s;
     d.v = v;
-    d.paths = v && !(flags & SCHEMA_DECODE_NO_PATHS);
+    d.paths = v && !(flags & (SCHEMA_DECODE_NO_PATHS | BITSIFT_DECODE_NO_PATHS));
     d.fast = !v;
     d.stopped = false;
     d.fields = 0;
-    d.depth = 0;
-    d.index = -1;
     d.path[0] = 0;
     d.path_len = 0;
     d.nframes = 0;
@@ -847,8 +1332,6 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
         p->fast = false;
         p->stopped = false;
         p->fields = 0;
-        p->depth = 0;
-        p->index = -1;
         p->path[0] = 0;
         p->path_len = 0;
         p->nframes = 0;
@@ -857,7 +1340,9 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
         (void)decode_packet(p, packet, size, flags & ~SCHEMA_DECODE_NO_PATHS, &again);
     }
     /* The path of the container being read, plus the leaf that failed:
-     * the reader's failure names the leaf through the path buffer. */
+     * the reader's failure names the leaf through the path buffer. (A
+     * leaf event may have written past path_len: end the path first.) */
+    d.path[d.path_len] = 0;
     snprintf(res->path, sizeof res->path, "%s", d.path);
     res->failure.field = res->path;
     return e;

@@ -141,6 +141,34 @@ struct schema_op {
     uint8_t cond_shape; /* enum cond_shape */
     int32_t cond_slot;
     int64_t cond_value;
+    /* Filled by schema_prepare_visit (schema_decode.c): what a decode
+     * with a visitor does with this op (enum visit_kind). A simple leaf
+     * is visit_width bits, raw & visit_mask, accepted when
+     * raw - visit_lo <= visit_span; an enum's name is then
+     * enum_values[visit_names + raw - visit_lo]. visit_name is the name
+     * padded with zeros when it is shorter than 16 bytes. */
+    uint8_t visit;       /* enum visit_kind */
+    uint8_t visit_width; /* 0..57 */
+    bool visit_absent;   /* reported as absent in a skipped branch */
+    bool visit_quick;    /* a leaf whose event path takes ".name" from visit_name */
+    uint32_t visit_names;
+    uint64_t visit_mask, visit_lo, visit_span;
+    char visit_name[16];
+};
+
+/* What a decode with a visitor does with an op: the simple leaves are
+ * read in one step, other leaves on the general path (VISIT_LEAF). */
+enum visit_kind {
+    VISIT_LEAF,
+    VISIT_UINT,   /* bits(1..57): u = raw */
+    VISIT_BOOL,   /* b = raw */
+    VISIT_INT,    /* int(min, max): i = min + raw */
+    VISIT_ENUM,   /* dense enum inside its range: i = min + raw, and its name */
+    VISIT_CFLOAT, /* f = the dequantized raw, raw kept */
+    VISIT_FLOAT,  /* f = the 32 raw bits */
+    VISIT_STRUCT,
+    VISIT_ARRAY,
+    VISIT_IF
 };
 
 /* Conditions that schema_eval answers without the expression stack. */
@@ -240,6 +268,8 @@ struct bitsift_schema {
 
 /* Fill the per-op fields that make decoding cheaper (no allocation). */
 void schema_prepare_ops(bitsift_schema *s);
+/* Fill the ops' visit fields (schema_decode.c; after schema_prepare_ops). */
+void schema_prepare_visit(bitsift_schema *s);
 /* Find the leaf runs (after compile_finish). Without memory the schema
  * simply has none: they only make decoding faster. */
 void schema_fuse_leaf_runs(bitsift_schema *s);

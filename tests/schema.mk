@@ -108,3 +108,12 @@ check_PROGRAMS += tests/schema/validate_diff
 tests_schema_validate_diff_SOURCES = tests/schema/validate_diff.c
 tests_schema_validate_diff_LDADD = lib/libbitsift.la
 TESTS += tests/schema/validate_diff
+
+# The decoder's events, results and trees over valid and hostile packets
+# of every schema, against those recorded before the visitor path was
+# optimised (tests/schema/events.expected, made by `event_stream list`).
+check_PROGRAMS += tests/schema/event_stream
+tests_schema_event_stream_SOURCES = tests/schema/event_stream.c
+tests_schema_event_stream_LDADD = lib/libbitsift.la -lm
+TESTS += tests/schema/events.sh
+EXTRA_DIST += tests/schema/events.sh tests/schema/events.expected
