@@ -12,15 +12,76 @@
  * position carries it: {"@index": 7, ...} for a struct, {"@index": 7,
  * "@value": v} for a scalar ('@' cannot start a schema name).
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fields.h"
 
-void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema *schema, int json,
-                  unsigned indent)
+struct fields_keys *fields_keys_create(const bitsift_schema *schema)
+{
+    struct fields_keys *k = malloc(sizeof *k);
+    if (!k)
+        return NULL;
+    k->count = bitsift_schema_field_count(schema);
+    k->keys = calloc(k->count ? k->count : 1, sizeof *k->keys);
+    if (!k->keys) {
+        free(k);
+        return NULL;
+    }
+    return k;
+}
+
+void fields_keys_free(struct fields_keys *k)
+{
+    if (!k)
+        return;
+    for (unsigned i = 0; i < k->count; i++)
+        free(k->keys[i].json);
+    free(k->keys);
+    free(k);
+}
+
+/* Make the texts of key from name; -1 when out of memory. */
+static int key_build(struct fields_key *key, const char *name)
+{
+    struct out m;
+    out_init_memory(&m);
+    size_t len = strlen(name);
+    out_json_string(&m, name, len);
+    out_char(&m, ':');
+    if (m.failed) {
+        free(m.buf);
+        return -1;
+    }
+    free(key->json);
+    key->json = m.buf;
+    key->json_len = m.len;
+    key->name = name;
+    key->name_len = len;
+    return 0;
+}
+
+/* The key of the event's field, or NULL (framing fields have no id, and a
+ * missing table or memory leaves the caller to spell the name itself).
+ * The table is keyed by field id; the name pointer guards it. */
+static const struct fields_key *key_for(struct fields_printer *p, const bitsift_event *ev)
+{
+    struct fields_keys *k = p->keys;
+    if (!k || ev->id < 0 || (unsigned)ev->id >= k->count)
+        return NULL;
+    struct fields_key *key = &k->keys[ev->id];
+    if (key->name != ev->name && key_build(key, ev->name) != 0)
+        return NULL;
+    return key;
+}
+
+void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema *schema,
+                  struct fields_keys *keys, int json, unsigned indent)
 {
     p->o = o;
     p->schema = schema;
+    p->keys = keys;
     p->json = json;
     p->indent = indent;
     p->depth = 0;
@@ -29,24 +90,30 @@ void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema 
         out_char(o, '{');
 }
 
+/* Finite values are formatted straight into the output buffer; JSON
+ * quotes the spellings of the others. */
 static void write_float(struct out *o, float f, int json)
 {
-    char text[48];
-    size_t n = format_float32(text, f);
-    if (json && format_is_nonfinite(text))
-        out_json_string(o, text, n);
-    else
-        out_bytes(o, text, n);
+    if (json && !isfinite(f)) {
+        char text[FORMAT_FLOAT_SIZE];
+        out_json_string(o, text, format_float32(text, f));
+        return;
+    }
+    char *text = out_reserve(o, FORMAT_FLOAT_SIZE);
+    if (text)
+        out_commit(o, format_float32(text, f));
 }
 
 static void write_double(struct out *o, double d, int json)
 {
-    char text[48];
-    size_t n = format_float64(text, d);
-    if (json && format_is_nonfinite(text))
-        out_json_string(o, text, n);
-    else
-        out_bytes(o, text, n);
+    if (json && !isfinite(d)) {
+        char text[FORMAT_FLOAT_SIZE];
+        out_json_string(o, text, format_float64(text, d));
+        return;
+    }
+    char *text = out_reserve(o, FORMAT_FLOAT_SIZE);
+    if (text)
+        out_commit(o, format_float64(text, d));
 }
 
 void fields_write_json_value(struct out *o, const bitsift_value *v)
@@ -157,8 +224,13 @@ static int json_member(struct fields_printer *p, const bitsift_event *ev, int is
         out_char(o, ',');
     p->need_comma = 1;
     if (!in_array(p)) {
-        out_json_string(o, ev->name, strlen(ev->name));
-        out_char(o, ':');
+        const struct fields_key *key = key_for(p, ev);
+        if (key) {
+            out_bytes(o, key->json, key->json_len);
+        } else {
+            out_json_string(o, ev->name, strlen(ev->name));
+            out_char(o, ':');
+        }
         return 0;
     }
     uint64_t position = p->position[p->depth - 1]++;
@@ -177,13 +249,24 @@ static int json_member(struct fields_printer *p, const bitsift_event *ev, int is
 static void text_label(struct fields_printer *p, const bitsift_event *ev)
 {
     struct out *o = p->o;
-    out_repeat(o, ' ', p->indent + 2u * (ev->depth ? ev->depth - 1 : 0));
+    size_t spaces = p->indent + 2u * (ev->depth ? ev->depth - 1 : 0);
+    char *room = spaces <= OUT_RESERVE_MAX ? out_reserve(o, spaces) : NULL;
+    if (room) {
+        memset(room, ' ', spaces);
+        out_commit(o, spaces);
+    } else {
+        out_repeat(o, ' ', spaces);
+    }
     if (ev->index >= 0) {
         out_char(o, '[');
         out_i64(o, ev->index);
         out_char(o, ']');
     } else {
-        out_str(o, ev->name);
+        const struct fields_key *key = key_for(p, ev);
+        if (key)
+            out_bytes(o, ev->name, key->name_len);
+        else
+            out_str(o, ev->name);
     }
 }
 

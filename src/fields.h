@@ -11,9 +11,32 @@
 
 #define FIELDS_MAX_DEPTH 256
 
+/*
+ * The text a field's name prints as, made once per schema field id rather
+ * than once per event: the JSON key with its quotes, escapes and colon,
+ * and the name's length for text output. Built on first use.
+ */
+struct fields_key {
+    const char *name; /* the name the text was made from (NULL: not yet) */
+    size_t name_len;
+    char *json; /* "name": */
+    size_t json_len;
+};
+
+struct fields_keys {
+    unsigned count; /* the schema's field count */
+    struct fields_key *keys;
+};
+
+/* Keys for the fields of `schema`; NULL when out of memory (the printer
+ * then works without). */
+struct fields_keys *fields_keys_create(const bitsift_schema *schema);
+void fields_keys_free(struct fields_keys *k);
+
 struct fields_printer {
     struct out *o;
     const bitsift_schema *schema;
+    struct fields_keys *keys; /* may be NULL */
     int json;
     unsigned indent;                 /* text: spaces before depth 1 */
     unsigned depth;                  /* open containers */
@@ -23,9 +46,10 @@ struct fields_printer {
     int need_comma;
 };
 
-/* Start a packet. JSON writes "{" (the fields object); text writes nothing. */
-void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema *schema, int json,
-                  unsigned indent);
+/* Start a packet. JSON writes "{" (the fields object); text writes nothing.
+ * keys (NULL or made by fields_keys_create for this schema) saves work. */
+void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema *schema,
+                  struct fields_keys *keys, int json, unsigned indent);
 /* The visitor that prints into p. */
 bitsift_visitor fields_visitor(struct fields_printer *p);
 /* End the packet: JSON closes every container left open by a failure. */
