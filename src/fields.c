@@ -36,27 +36,44 @@ void fields_keys_free(struct fields_keys *k)
 {
     if (!k)
         return;
-    for (unsigned i = 0; i < k->count; i++)
+    for (unsigned i = 0; i < k->count; i++) {
         free(k->keys[i].json);
+        for (unsigned j = 0; j < k->keys[i].enum_count; j++)
+            free(k->keys[i].enum_names[j].json);
+        free(k->keys[i].enum_names);
+    }
     free(k->keys);
     free(k);
+}
+
+/* The JSON string of text, then `suffix` (0: none), into a new buffer
+ * padded with FIELDS_KEY_COPY zero bytes; NULL when out of memory. */
+static char *json_text(const char *text, size_t size, char suffix, size_t *len)
+{
+    struct out m;
+    out_init_memory(&m);
+    out_json_string(&m, text, size);
+    if (suffix)
+        out_char(&m, suffix);
+    *len = m.len;
+    out_repeat(&m, '\0', FIELDS_KEY_COPY);
+    if (m.failed) {
+        free(m.buf);
+        return NULL;
+    }
+    return m.buf;
 }
 
 /* Make the texts of key from name; -1 when out of memory. */
 static int key_build(struct fields_key *key, const char *name)
 {
-    struct out m;
-    out_init_memory(&m);
-    size_t len = strlen(name);
-    out_json_string(&m, name, len);
-    out_char(&m, ':');
-    if (m.failed) {
-        free(m.buf);
+    size_t len = strlen(name), json_len;
+    char *json = json_text(name, len, ':', &json_len);
+    if (!json)
         return -1;
-    }
     free(key->json);
-    key->json = m.buf;
-    key->json_len = m.len;
+    key->json = json;
+    key->json_len = json_len;
     key->name = name;
     key->name_len = len;
     return 0;
@@ -65,7 +82,7 @@ static int key_build(struct fields_key *key, const char *name)
 /* The key of the event's field, or NULL (framing fields have no id, and a
  * missing table or memory leaves the caller to spell the name itself).
  * The table is keyed by field id; the name pointer guards it. */
-static const struct fields_key *key_for(struct fields_printer *p, const bitsift_event *ev)
+static inline struct fields_key *key_for(struct fields_printer *p, const bitsift_event *ev)
 {
     struct fields_keys *k = p->keys;
     if (!k || ev->id < 0 || (unsigned)ev->id >= k->count)
@@ -74,6 +91,39 @@ static const struct fields_key *key_for(struct fields_printer *p, const bitsift_
     if (key->name != ev->name && key_build(key, ev->name) != 0)
         return NULL;
     return key;
+}
+
+/* The JSON string of an enum value's name, from the field's cache (filled
+ * as names are met, by name pointer); NULL when it is full or memory is. */
+static const struct fields_text *enum_text(struct fields_key *key, const char *name)
+{
+    for (unsigned i = 0; i < key->enum_count; i++)
+        if (key->enum_names[i].from == name)
+            return &key->enum_names[i];
+    if (key->enum_count == FIELDS_ENUM_CACHE)
+        return NULL;
+    if (!key->enum_names) {
+        key->enum_names = malloc(FIELDS_ENUM_CACHE * sizeof *key->enum_names);
+        if (!key->enum_names)
+            return NULL;
+    }
+    struct fields_text *t = &key->enum_names[key->enum_count];
+    t->json = json_text(name, strlen(name), 0, &t->len);
+    if (!t->json)
+        return NULL;
+    t->from = name;
+    key->enum_count++;
+    return t;
+}
+
+/* Copy a padded text (fields_text, key): one fixed move when it is short. */
+static inline char *put_padded(char *w, const char *text, size_t len)
+{
+    if (len <= FIELDS_KEY_COPY)
+        memcpy(w, text, FIELDS_KEY_COPY);
+    else
+        memcpy(w, text, len);
+    return w + len;
 }
 
 void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema *schema,
@@ -225,8 +275,9 @@ static int json_member(struct fields_printer *p, const bitsift_event *ev, int is
     p->need_comma = 1;
     if (!in_array(p)) {
         const struct fields_key *key = key_for(p, ev);
-        if (key) {
-            out_bytes(o, key->json, key->json_len);
+        char *w = key ? out_reserve(o, key->json_len + FIELDS_KEY_COPY) : NULL;
+        if (w) {
+            out_commit(o, (size_t)(put_padded(w, key->json, key->json_len) - w));
         } else {
             out_json_string(o, ev->name, strlen(ev->name));
             out_char(o, ':');
@@ -270,6 +321,61 @@ static void text_label(struct fields_printer *p, const bitsift_event *ev)
     }
 }
 
+/* The room a scalar takes as JSON text at most: a float with the scratch
+ * format_float* may write past its text, or a 64-bit integer and sign. */
+#define JSON_SCALAR_ROOM FORMAT_FLOAT_SIZE
+
+/* The value at w when it is a number, bool or (cached) enum name that
+ * fits JSON_SCALAR_ROOM, returning the end; NULL for anything else. */
+static inline char *json_scalar(char *w, struct fields_key *key, const bitsift_value *v)
+{
+    switch (v->kind) {
+    case BITSIFT_VALUE_BOOL:
+        memcpy(w, v->b ? "true" : "false", 5); /* a byte past "true" is room */
+        return w + 5 - v->b;
+    case BITSIFT_VALUE_UINT:
+        return w + format_u64(w, v->u);
+    case BITSIFT_VALUE_INT:
+        return w + format_i64(w, v->i);
+    case BITSIFT_VALUE_FLOAT:
+        return isfinite(v->f) ? w + format_float32(w, v->f) : NULL;
+    case BITSIFT_VALUE_DOUBLE:
+        return isfinite(v->d) ? w + format_float64(w, v->d) : NULL;
+    case BITSIFT_VALUE_ENUM: {
+        if (!v->name)
+            return w + format_i64(w, v->i);
+        const struct fields_text *t = enum_text(key, v->name);
+        if (!t || t->len > FIELDS_KEY_COPY)
+            return NULL;
+        return put_padded(w, t->json, t->len);
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* A member of an object whose key is known and short: comma, key and
+ * scalar value written in one reservation. Returns false when the value
+ * is not such a scalar (nothing written). */
+static inline bool json_fast_member(struct fields_printer *p, struct fields_key *key,
+                                    const bitsift_value *v)
+{
+    char *start = out_reserve(p->o, 1 + FIELDS_KEY_COPY + JSON_SCALAR_ROOM);
+    if (!start)
+        return true; /* the output failed already */
+    char *w = start;
+    *w = ',';
+    w += p->need_comma;
+    memcpy(w, key->json, FIELDS_KEY_COPY); /* json_len <= FIELDS_KEY_COPY, padded */
+    w += key->json_len;
+    w = json_scalar(w, key, v);
+    if (!w)
+        return false;
+    out_commit(p->o, (size_t)(w - start));
+    p->need_comma = 1;
+    return true;
+}
+
 static bool on_field(void *ctx, const bitsift_event *ev)
 {
     struct fields_printer *p = ctx;
@@ -277,6 +383,11 @@ static bool on_field(void *ctx, const bitsift_event *ev)
     if (p->json) {
         if (json_skips(ev))
             return true;
+        if (!in_array(p)) {
+            struct fields_key *key = key_for(p, ev);
+            if (key && key->json_len <= FIELDS_KEY_COPY && json_fast_member(p, key, &ev->value))
+                return true;
+        }
         int wrapped = json_member(p, ev, 0);
         fields_write_json_value(o, &ev->value);
         if (wrapped)

@@ -14,13 +14,25 @@
 /*
  * The text a field's name prints as, made once per schema field id rather
  * than once per event: the JSON key with its quotes, escapes and colon,
- * and the name's length for text output. Built on first use.
+ * and the name's length for text output. Built on first use. An enum
+ * field also keeps the JSON strings of the value names it has met.
  */
+#define FIELDS_KEY_COPY   32 /* keys up to this long are copied in one move */
+#define FIELDS_ENUM_CACHE 16 /* value names kept per enum field */
+
+struct fields_text {
+    const char *from; /* the name it was made from */
+    char *json;       /* followed by FIELDS_KEY_COPY bytes of padding */
+    size_t len;
+};
+
 struct fields_key {
-    const char *name; /* the name the text was made from (NULL: not yet) */
+    const char *name; /* the name the texts were made from (NULL: not yet) */
     size_t name_len;
-    char *json; /* "name": */
+    char *json; /* "name": (padded like fields_text) */
     size_t json_len;
+    struct fields_text *enum_names; /* FIELDS_ENUM_CACHE, allocated on first use */
+    unsigned enum_count;
 };
 
 struct fields_keys {

@@ -119,18 +119,18 @@ void out_repeat(struct out *o, char c, size_t n)
     }
 }
 
-static const char digit_pairs[201] = "00010203040506070809"
-                                     "10111213141516171819"
-                                     "20212223242526272829"
-                                     "30313233343536373839"
-                                     "40414243444546474849"
-                                     "50515253545556575859"
-                                     "60616263646566676869"
-                                     "70717273747576777879"
-                                     "80818283848586878889"
-                                     "90919293949596979899";
+const char out_digit_pairs[201] = "00010203040506070809"
+                                  "10111213141516171819"
+                                  "20212223242526272829"
+                                  "30313233343536373839"
+                                  "40414243444546474849"
+                                  "50515253545556575859"
+                                  "60616263646566676869"
+                                  "70717273747576777879"
+                                  "80818283848586878889"
+                                  "90919293949596979899";
 
-static const uint64_t powers_of_ten[20] = {
+const uint64_t out_powers_of_ten[20] = {
     UINT64_C(1),
     UINT64_C(10),
     UINT64_C(100),
@@ -153,36 +153,9 @@ static const uint64_t powers_of_ten[20] = {
     UINT64_C(10000000000000000000),
 };
 
-/* The number of decimal digits of v: bits * log10(2), then one compare. */
-static unsigned decimal_length(uint64_t v)
-{
-    unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1);
-    unsigned n = (bits * 1233) >> 12; /* 1233 / 4096 ~ log10(2) */
-    return n + ((v | 1) >= powers_of_ten[n]); /* 0 has one digit */
-}
-
-/* The `count` last decimal digits of v, two at a time from the end. */
-static void put_decimal(char *text, uint64_t v, unsigned count)
-{
-    while (count >= 2) {
-        count -= 2;
-        memcpy(text + count, digit_pairs + 2 * (v % 100), 2);
-        v /= 100;
-    }
-    if (count)
-        text[0] = (char)('0' + v % 10);
-}
-
-size_t format_u64(char *text, uint64_t v)
-{
-    unsigned n = decimal_length(v);
-    put_decimal(text, v, n);
-    return n;
-}
-
 void out_u64_width(struct out *o, uint64_t v, unsigned width)
 {
-    unsigned n = decimal_length(v);
+    unsigned n = out_decimal_length(v);
     if (width > 20)
         width = 20;
     if (n < width)
@@ -190,26 +163,8 @@ void out_u64_width(struct out *o, uint64_t v, unsigned width)
     char *text = out_reserve(o, 20);
     if (!text)
         return;
-    put_decimal(text, v, n);
+    out_put_decimal(text, v, n);
     out_commit(o, n);
-}
-
-void out_u64(struct out *o, uint64_t v)
-{
-    char *text = out_reserve(o, 20);
-    if (!text)
-        return;
-    out_commit(o, format_u64(text, v));
-}
-
-void out_i64(struct out *o, int64_t v)
-{
-    if (v < 0) {
-        out_char(o, '-');
-        out_u64(o, (uint64_t)0 - (uint64_t)v);
-    } else {
-        out_u64(o, (uint64_t)v);
-    }
 }
 
 static const char hex_digits[] = "0123456789abcdef";

@@ -80,10 +80,62 @@ static inline void out_char(struct out *o, char c)
 }
 
 void out_repeat(struct out *o, char c, size_t n);
-void out_u64(struct out *o, uint64_t v);
-void out_i64(struct out *o, int64_t v);
-/* Decimal digits of v at text (at least 20 bytes); returns how many. */
-size_t format_u64(char *text, uint64_t v);
+
+/* "00" "01" .. "99", and 10^0 .. 10^19. */
+extern const char out_digit_pairs[201];
+extern const uint64_t out_powers_of_ten[20];
+
+/* The number of decimal digits of v: bits * log10(2), then one compare. */
+static inline unsigned out_decimal_length(uint64_t v)
+{
+    unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1);
+    unsigned n = (bits * 1233) >> 12; /* 1233 / 4096 ~ log10(2) */
+    return n + ((v | 1) >= out_powers_of_ten[n]); /* 0 has one digit */
+}
+
+/* The `count` last decimal digits of v at text, two at a time from the end. */
+static inline void out_put_decimal(char *text, uint64_t v, unsigned count)
+{
+    while (count >= 2) {
+        count -= 2;
+        memcpy(text + count, out_digit_pairs + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (count)
+        text[0] = (char)('0' + v % 10);
+}
+
+/* Decimal digits of v at text (room for 20); returns how many. */
+static inline size_t format_u64(char *text, uint64_t v)
+{
+    unsigned n = out_decimal_length(v);
+    out_put_decimal(text, v, n);
+    return n;
+}
+
+/* The same with a '-' when negative (room for 21). */
+static inline size_t format_i64(char *text, int64_t v)
+{
+    if (v >= 0)
+        return format_u64(text, (uint64_t)v);
+    text[0] = '-';
+    return 1 + format_u64(text + 1, (uint64_t)0 - (uint64_t)v);
+}
+
+static inline void out_u64(struct out *o, uint64_t v)
+{
+    char *text = out_reserve(o, 20);
+    if (text)
+        out_commit(o, format_u64(text, v));
+}
+
+static inline void out_i64(struct out *o, int64_t v)
+{
+    char *text = out_reserve(o, 21);
+    if (text)
+        out_commit(o, format_i64(text, v));
+}
+
 /* Zero-padded decimal of at least `width` digits. */
 void out_u64_width(struct out *o, uint64_t v, unsigned width);
 /* Lower-case hex, `digits` wide (leading zeros), 1..16. */
