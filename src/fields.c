@@ -84,10 +84,9 @@ static int key_build(struct fields_key *key, const char *name)
  * The table is keyed by field id; the name pointer guards it. */
 static inline struct fields_key *key_for(struct fields_printer *p, const bitsift_event *ev)
 {
-    struct fields_keys *k = p->keys;
-    if (!k || ev->id < 0 || (unsigned)ev->id >= k->count)
+    if ((unsigned)ev->id >= p->key_count) /* framing's -1 too */
         return NULL;
-    struct fields_key *key = &k->keys[ev->id];
+    struct fields_key *key = &p->keys->keys[ev->id];
     if (key->name != ev->name && key_build(key, ev->name) != 0)
         return NULL;
     return key;
@@ -132,6 +131,8 @@ void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema 
     p->o = o;
     p->schema = schema;
     p->keys = keys;
+    p->key_count = keys ? keys->count : 0;
+    p->in_array = 0;
     p->json = json;
     p->indent = indent;
     p->depth = 0;
@@ -259,9 +260,10 @@ static int json_skips(const bitsift_event *ev)
     return ev->type == BITSIFT_FIELD_ALIGN || ev->type == BITSIFT_FIELD_CHECK;
 }
 
-static int in_array(const struct fields_printer *p)
+/* Keep p->in_array right after the depth changes. */
+static void update_in_array(struct fields_printer *p)
 {
-    return p->depth > 0 && p->depth <= FIELDS_MAX_DEPTH && p->is_array[p->depth - 1];
+    p->in_array = p->depth > 0 && p->depth <= FIELDS_MAX_DEPTH && p->is_array[p->depth - 1];
 }
 
 /* The JSON text before a member: comma, then the key or, in an array, the
@@ -273,7 +275,7 @@ static int json_member(struct fields_printer *p, const bitsift_event *ev, int is
     if (p->need_comma)
         out_char(o, ',');
     p->need_comma = 1;
-    if (!in_array(p)) {
+    if (!p->in_array) {
         const struct fields_key *key = key_for(p, ev);
         char *w = key ? out_reserve(o, key->json_len + FIELDS_KEY_COPY) : NULL;
         if (w) {
@@ -329,19 +331,18 @@ static void text_label(struct fields_printer *p, const bitsift_event *ev)
  * fits JSON_SCALAR_ROOM, returning the end; NULL for anything else. */
 static inline char *json_scalar(char *w, struct fields_key *key, const bitsift_value *v)
 {
-    switch (v->kind) {
-    case BITSIFT_VALUE_BOOL:
+    /* most frequent first: a jump table on the kind mispredicts more */
+    if (v->kind == BITSIFT_VALUE_FLOAT)
+        return isfinite(v->f) ? w + format_float32(w, v->f) : NULL;
+    if (v->kind == BITSIFT_VALUE_BOOL) {
         memcpy(w, v->b ? "true" : "false", 5); /* a byte past "true" is room */
         return w + 5 - v->b;
-    case BITSIFT_VALUE_UINT:
+    }
+    if (v->kind == BITSIFT_VALUE_UINT)
         return w + format_u64(w, v->u);
-    case BITSIFT_VALUE_INT:
+    if (v->kind == BITSIFT_VALUE_INT)
         return w + format_i64(w, v->i);
-    case BITSIFT_VALUE_FLOAT:
-        return isfinite(v->f) ? w + format_float32(w, v->f) : NULL;
-    case BITSIFT_VALUE_DOUBLE:
-        return isfinite(v->d) ? w + format_float64(w, v->d) : NULL;
-    case BITSIFT_VALUE_ENUM: {
+    if (v->kind == BITSIFT_VALUE_ENUM) {
         if (!v->name)
             return w + format_i64(w, v->i);
         const struct fields_text *t = enum_text(key, v->name);
@@ -349,9 +350,9 @@ static inline char *json_scalar(char *w, struct fields_key *key, const bitsift_v
             return NULL;
         return put_padded(w, t->json, t->len);
     }
-    default:
-        return NULL;
-    }
+    if (v->kind == BITSIFT_VALUE_DOUBLE)
+        return isfinite(v->d) ? w + format_float64(w, v->d) : NULL;
+    return NULL;
 }
 
 /* A member of an object whose key is known and short: comma, key and
@@ -376,24 +377,27 @@ static inline bool json_fast_member(struct fields_printer *p, struct fields_key 
     return true;
 }
 
-static bool on_field(void *ctx, const bitsift_event *ev)
+static bool on_json_field(void *ctx, const bitsift_event *ev)
+{
+    struct fields_printer *p = ctx;
+    if (json_skips(ev))
+        return true;
+    if (!p->in_array) {
+        struct fields_key *key = key_for(p, ev);
+        if (key && key->json_len <= FIELDS_KEY_COPY && json_fast_member(p, key, &ev->value))
+            return true;
+    }
+    int wrapped = json_member(p, ev, 0);
+    fields_write_json_value(p->o, &ev->value);
+    if (wrapped)
+        out_char(p->o, '}');
+    return true;
+}
+
+static bool on_text_field(void *ctx, const bitsift_event *ev)
 {
     struct fields_printer *p = ctx;
     struct out *o = p->o;
-    if (p->json) {
-        if (json_skips(ev))
-            return true;
-        if (!in_array(p)) {
-            struct fields_key *key = key_for(p, ev);
-            if (key && key->json_len <= FIELDS_KEY_COPY && json_fast_member(p, key, &ev->value))
-                return true;
-        }
-        int wrapped = json_member(p, ev, 0);
-        fields_write_json_value(o, &ev->value);
-        if (wrapped)
-            out_char(o, '}');
-        return true;
-    }
     /* Counts and indices show as the elements themselves; conditional
      * fields that were not sent are left out (bitsift dump shows them). */
     if (ev->flags & (BITSIFT_EVENT_ARRAY_META | BITSIFT_EVENT_ABSENT))
@@ -450,6 +454,7 @@ static bool on_enter(void *ctx, const bitsift_event *ev)
         p->position[p->depth] = 0;
     }
     p->depth++;
+    update_in_array(p);
     return true;
 }
 
@@ -471,6 +476,7 @@ static bool on_leave(void *ctx, const bitsift_event *ev)
     if (p->depth == 0 || is_root(ev))
         return true;
     p->depth--;
+    update_in_array(p);
     if (p->json) {
         close_container(p);
         p->need_comma = 1;
@@ -480,7 +486,7 @@ static bool on_leave(void *ctx, const bitsift_event *ev)
 
 bitsift_visitor fields_visitor(struct fields_printer *p)
 {
-    bitsift_visitor v = {on_field, on_enter, on_leave, p};
+    bitsift_visitor v = {p->json ? on_json_field : on_text_field, on_enter, on_leave, p};
     return v;
 }
 

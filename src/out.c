@@ -235,9 +235,67 @@ static const unsigned char json_plain[256] = {
     [0x20] = 1, [0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1,
 };
 
+/* The escape of a byte that JSON cannot take as it is, at w; its length. */
+static size_t json_escape(char *w, unsigned char c)
+{
+    switch (c) {
+    case '"':
+        memcpy(w, "\\\"", 2);
+        return 2;
+    case '\\':
+        memcpy(w, "\\\\", 2);
+        return 2;
+    case '\n':
+        memcpy(w, "\\n", 2);
+        return 2;
+    case '\t':
+        memcpy(w, "\\t", 2);
+        return 2;
+    case '\r':
+        memcpy(w, "\\r", 2);
+        return 2;
+    default: {
+        char esc[6] = {'\\', 'u', '0', '0', hex_digits[c >> 4], hex_digits[c & 15]};
+        memcpy(w, esc, sizeof esc);
+        return sizeof esc;
+    }
+    }
+}
+
+/* Strings up to this long are written straight into the buffer (room for
+ * every byte escaped); longer ones go in runs. */
+#define JSON_SHORT_STRING 256
+
 void out_json_string(struct out *o, const char *text, size_t size)
 {
     const unsigned char *s = (const unsigned char *)text;
+    if (size <= JSON_SHORT_STRING) {
+        char *start = out_reserve(o, 6 * size + 2);
+        if (!start)
+            return;
+        char *w = start;
+        *w++ = '"';
+        for (size_t i = 0; i < size;) {
+            unsigned char c = s[i];
+            if (json_plain[c]) {
+                *w++ = (char)c;
+                i++;
+                continue;
+            }
+            size_t n = c >= 0x80 ? utf8_sequence(s + i, size - i) : 0;
+            if (n) {
+                memcpy(w, s + i, n);
+                w += n;
+                i += n;
+            } else {
+                w += json_escape(w, c);
+                i++;
+            }
+        }
+        *w++ = '"';
+        out_commit(o, (size_t)(w - start));
+        return;
+    }
     out_char(o, '"');
     size_t run = 0; /* bytes that need no escape, written in one go */
     for (size_t i = 0; i < size;) {
@@ -255,27 +313,8 @@ void out_json_string(struct out *o, const char *text, size_t size)
         }
         out_bytes(o, s + i - run, run);
         run = 0;
-        switch (c) {
-        case '"':
-            out_str(o, "\\\"");
-            break;
-        case '\\':
-            out_str(o, "\\\\");
-            break;
-        case '\n':
-            out_str(o, "\\n");
-            break;
-        case '\t':
-            out_str(o, "\\t");
-            break;
-        case '\r':
-            out_str(o, "\\r");
-            break;
-        default: {
-            char esc[6] = {'\\', 'u', '0', '0', hex_digits[c >> 4], hex_digits[c & 15]};
-            out_bytes(o, esc, sizeof esc);
-        }
-        }
+        char esc[6];
+        out_bytes(o, esc, json_escape(esc, c));
         i++;
     }
     out_bytes(o, s + size - run, run);

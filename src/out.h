@@ -93,16 +93,23 @@ static inline unsigned out_decimal_length(uint64_t v)
     return n + ((v | 1) >= out_powers_of_ten[n]); /* 0 has one digit */
 }
 
-/* The `count` last decimal digits of v at text, two at a time from the end. */
+/* The `count` last decimal digits of v at text, two at a time from the end
+ * (in 32-bit arithmetic once v fits, which is cheaper). */
 static inline void out_put_decimal(char *text, uint64_t v, unsigned count)
 {
-    while (count >= 2) {
+    while (count >= 2 && v > UINT32_MAX) {
         count -= 2;
         memcpy(text + count, out_digit_pairs + 2 * (v % 100), 2);
         v /= 100;
     }
+    uint32_t small = (uint32_t)v;
+    while (count >= 2) {
+        count -= 2;
+        memcpy(text + count, out_digit_pairs + 2 * (small % 100), 2);
+        small /= 100;
+    }
     if (count)
-        text[0] = (char)('0' + v % 10);
+        text[0] = (char)('0' + small % 10);
 }
 
 /* Decimal digits of v at text (room for 20); returns how many. */

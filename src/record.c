@@ -20,6 +20,12 @@ static struct {
     int have_second;
     int64_t second;
     char second_text[32]; /* 2026-11-23T09:00:00. */
+    struct address_text {
+        struct decap_address address;
+        char text[64];
+        size_t len;
+    } addresses[4]; /* the endpoints met last, replaced in turn */
+    unsigned next_address;
 } origin_cache;
 
 /* Escape source into the cache; 0 on success. */
@@ -78,21 +84,40 @@ static void write_time(struct out *o, int64_t sec, uint32_t nsec)
     out_char(o, 'Z');
 }
 
+static int same_address(const struct decap_address *a, const struct decap_address *b)
+{
+    return a->family == b->family && a->port == b->port && memcmp(a->ip, b->ip, sizeof a->ip) == 0;
+}
+
+/* "10.0.0.1:40000", from the cache when it holds the address (a capture
+ * has few endpoints, and each packet prints two). */
+static void write_address(struct out *o, const struct decap_address *a)
+{
+    struct address_text *t = origin_cache.addresses;
+    size_t count = sizeof origin_cache.addresses / sizeof origin_cache.addresses[0];
+    for (size_t i = 0; i < count; i++)
+        if (t[i].len && same_address(&t[i].address, a)) {
+            out_bytes(o, t[i].text, t[i].len);
+            return;
+        }
+    t += origin_cache.next_address++ % count;
+    t->address = *a;
+    t->len = decap_format_address(a, t->text, sizeof t->text);
+    out_bytes(o, t->text, t->len);
+}
+
 void record_json_origin(struct out *o, const struct input_packet *p)
 {
     out_str(o, "\"index\":");
     out_u64(o, p->index);
     write_source(o, p->source);
     if (p->from_capture) {
-        char text[64];
         out_str(o, ",\"time\":\"");
         write_time(o, p->sec, p->nsec);
         out_str(o, "\",\"src\":\"");
-        size_t n = decap_format_address(p->src, text, sizeof text);
-        out_bytes(o, text, n);
+        write_address(o, p->src);
         out_str(o, "\",\"dst\":\"");
-        n = decap_format_address(p->dst, text, sizeof text);
-        out_bytes(o, text, n);
+        write_address(o, p->dst);
         out_char(o, '"');
     }
     out_str(o, ",\"length\":");
