@@ -18,6 +18,7 @@ struct decode_run {
     struct cli *cli;
     struct out out;     /* stdout */
     struct out scratch; /* the fields of the current packet */
+    struct fields_keys *keys[CLI_MAX_SCHEMAS]; /* the printed names, per schema */
     uint64_t decoded;
     int several_inputs;
 };
@@ -101,7 +102,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
         bitsift_decode(schema, p->data, p->size, c->strict ? BITSIFT_DECODE_STRICT : 0, NULL, &res);
     } else {
         struct fields_printer fp;
-        fields_begin(&fp, &d->scratch, schema, json, 2);
+        fields_begin(&fp, &d->scratch, schema, d->keys[index], json, 2);
         bitsift_visitor v = fields_visitor(&fp);
         bitsift_decode(schema, p->data, p->size, c->strict ? BITSIFT_DECODE_STRICT : 0, &v, &res);
         fields_end(&fp);
@@ -126,6 +127,8 @@ int cmd_decode(struct cli *c)
     if (cli_load_schemas(c) != 0)
         return EXIT_TROUBLE;
     struct decode_run d = {.cli = c};
+    for (size_t i = 0; i < c->schema_count; i++)
+        d.keys[i] = fields_keys_create(c->schemas[i]);
     out_init(&d.out, stdout);
     c->stdout_buffer = &d.out;
     out_init_memory(&d.scratch);
@@ -140,6 +143,8 @@ int cmd_decode(struct cli *c)
     c->stdout_buffer = NULL;
     int failed = out_finish(&d.out) != 0;
     out_finish(&d.scratch);
+    for (size_t i = 0; i < c->schema_count; i++)
+        fields_keys_free(d.keys[i]);
     cli_report_counts(c, &counts);
     if (failed) {
         cli_error("write error on standard output");

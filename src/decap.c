@@ -456,19 +456,40 @@ const char *decap_status_name(enum decap_status s)
     return "unknown";
 }
 
-/* Formats by hand: this runs once per printed packet. */
+/* Formats by hand: this runs once per printed packet, and inet_ntop goes
+ * through sprintf (IPv6 still takes it: its rules for zeros are long). */
+static size_t format_ipv4(char *text, const uint8_t ip[4])
+{
+    size_t n = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned octet = ip[i];
+        if (i)
+            text[n++] = '.';
+        if (octet >= 100)
+            text[n++] = (char)('0' + octet / 100);
+        if (octet >= 10)
+            text[n++] = (char)('0' + octet / 10 % 10);
+        text[n++] = (char)('0' + octet % 10);
+    }
+    return n;
+}
+
 size_t decap_format_address(const struct decap_address *a, char *buf, size_t size)
 {
     char text[INET6_ADDRSTRLEN + 16];
     size_t n = 0;
-    if (a->family == 4 || a->family == 6) {
-        if (a->family == 6)
-            text[n++] = '[';
-        if (!inet_ntop(a->family == 4 ? AF_INET : AF_INET6, a->ip, text + n, INET6_ADDRSTRLEN))
+    if (a->family == 4) {
+        n = format_ipv4(text, a->ip);
+    } else if (a->family == 6) {
+        text[n++] = '[';
+        if (!inet_ntop(AF_INET6, a->ip, text + n, INET6_ADDRSTRLEN))
             return 0 < size ? (buf[0] = '\0', 0) : 0;
         n += strlen(text + n);
-        if (a->family == 6)
-            text[n++] = ']';
+        text[n++] = ']';
+    } else {
+        text[n++] = '-';
+    }
+    if (a->family == 4 || a->family == 6) {
         text[n++] = ':';
         char digits[6];
         size_t d = 0;
@@ -479,8 +500,6 @@ size_t decap_format_address(const struct decap_address *a, char *buf, size_t siz
         } while (port);
         while (d)
             text[n++] = digits[--d];
-    } else {
-        text[n++] = '-';
     }
     if (size == 0)
         return 0;

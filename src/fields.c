@@ -12,15 +12,127 @@
  * position carries it: {"@index": 7, ...} for a struct, {"@index": 7,
  * "@value": v} for a scalar ('@' cannot start a schema name).
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fields.h"
 
-void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema *schema, int json,
-                  unsigned indent)
+struct fields_keys *fields_keys_create(const bitsift_schema *schema)
+{
+    struct fields_keys *k = malloc(sizeof *k);
+    if (!k)
+        return NULL;
+    k->count = bitsift_schema_field_count(schema);
+    k->keys = calloc(k->count ? k->count : 1, sizeof *k->keys);
+    if (!k->keys) {
+        free(k);
+        return NULL;
+    }
+    return k;
+}
+
+void fields_keys_free(struct fields_keys *k)
+{
+    if (!k)
+        return;
+    for (unsigned i = 0; i < k->count; i++) {
+        free(k->keys[i].json);
+        for (unsigned j = 0; j < k->keys[i].enum_count; j++)
+            free(k->keys[i].enum_names[j].json);
+        free(k->keys[i].enum_names);
+    }
+    free(k->keys);
+    free(k);
+}
+
+/* The JSON string of text, then `suffix` (0: none), into a new buffer
+ * padded with FIELDS_KEY_COPY zero bytes; NULL when out of memory. */
+static char *json_text(const char *text, size_t size, char suffix, size_t *len)
+{
+    struct out m;
+    out_init_memory(&m);
+    out_json_string(&m, text, size);
+    if (suffix)
+        out_char(&m, suffix);
+    *len = m.len;
+    out_repeat(&m, '\0', FIELDS_KEY_COPY);
+    if (m.failed) {
+        free(m.buf);
+        return NULL;
+    }
+    return m.buf;
+}
+
+/* Make the texts of key from name; -1 when out of memory. */
+static int key_build(struct fields_key *key, const char *name)
+{
+    size_t len = strlen(name), json_len;
+    char *json = json_text(name, len, ':', &json_len);
+    if (!json)
+        return -1;
+    free(key->json);
+    key->json = json;
+    key->json_len = json_len;
+    key->name = name;
+    key->name_len = len;
+    return 0;
+}
+
+/* The key of the event's field, or NULL (framing fields have no id, and a
+ * missing table or memory leaves the caller to spell the name itself).
+ * The table is keyed by field id; the name pointer guards it. */
+static inline struct fields_key *key_for(struct fields_printer *p, const bitsift_event *ev)
+{
+    if ((unsigned)ev->id >= p->key_count) /* framing's -1 too */
+        return NULL;
+    struct fields_key *key = &p->keys->keys[ev->id];
+    if (key->name != ev->name && key_build(key, ev->name) != 0)
+        return NULL;
+    return key;
+}
+
+/* The JSON string of an enum value's name, from the field's cache (filled
+ * as names are met, by name pointer); NULL when it is full or memory is. */
+static const struct fields_text *enum_text(struct fields_key *key, const char *name)
+{
+    for (unsigned i = 0; i < key->enum_count; i++)
+        if (key->enum_names[i].from == name)
+            return &key->enum_names[i];
+    if (key->enum_count == FIELDS_ENUM_CACHE)
+        return NULL;
+    if (!key->enum_names) {
+        key->enum_names = malloc(FIELDS_ENUM_CACHE * sizeof *key->enum_names);
+        if (!key->enum_names)
+            return NULL;
+    }
+    struct fields_text *t = &key->enum_names[key->enum_count];
+    t->json = json_text(name, strlen(name), 0, &t->len);
+    if (!t->json)
+        return NULL;
+    t->from = name;
+    key->enum_count++;
+    return t;
+}
+
+/* Copy a padded text (fields_text, key): one fixed move when it is short. */
+static inline char *put_padded(char *w, const char *text, size_t len)
+{
+    if (len <= FIELDS_KEY_COPY)
+        memcpy(w, text, FIELDS_KEY_COPY);
+    else
+        memcpy(w, text, len);
+    return w + len;
+}
+
+void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema *schema,
+                  struct fields_keys *keys, int json, unsigned indent)
 {
     p->o = o;
     p->schema = schema;
+    p->keys = keys;
+    p->key_count = keys ? keys->count : 0;
+    p->in_array = 0;
     p->json = json;
     p->indent = indent;
     p->depth = 0;
@@ -29,24 +141,30 @@ void fields_begin(struct fields_printer *p, struct out *o, const bitsift_schema 
         out_char(o, '{');
 }
 
+/* Finite values are formatted straight into the output buffer; JSON
+ * quotes the spellings of the others. */
 static void write_float(struct out *o, float f, int json)
 {
-    char text[48];
-    size_t n = format_float32(text, f);
-    if (json && format_is_nonfinite(text))
-        out_json_string(o, text, n);
-    else
-        out_bytes(o, text, n);
+    if (json && !isfinite(f)) {
+        char text[FORMAT_FLOAT_SIZE];
+        out_json_string(o, text, format_float32(text, f));
+        return;
+    }
+    char *text = out_reserve(o, FORMAT_FLOAT_SIZE);
+    if (text)
+        out_commit(o, format_float32(text, f));
 }
 
 static void write_double(struct out *o, double d, int json)
 {
-    char text[48];
-    size_t n = format_float64(text, d);
-    if (json && format_is_nonfinite(text))
-        out_json_string(o, text, n);
-    else
-        out_bytes(o, text, n);
+    if (json && !isfinite(d)) {
+        char text[FORMAT_FLOAT_SIZE];
+        out_json_string(o, text, format_float64(text, d));
+        return;
+    }
+    char *text = out_reserve(o, FORMAT_FLOAT_SIZE);
+    if (text)
+        out_commit(o, format_float64(text, d));
 }
 
 void fields_write_json_value(struct out *o, const bitsift_value *v)
@@ -142,9 +260,10 @@ static int json_skips(const bitsift_event *ev)
     return ev->type == BITSIFT_FIELD_ALIGN || ev->type == BITSIFT_FIELD_CHECK;
 }
 
-static int in_array(const struct fields_printer *p)
+/* Keep p->in_array right after the depth changes. */
+static void update_in_array(struct fields_printer *p)
 {
-    return p->depth > 0 && p->depth <= FIELDS_MAX_DEPTH && p->is_array[p->depth - 1];
+    p->in_array = p->depth > 0 && p->depth <= FIELDS_MAX_DEPTH && p->is_array[p->depth - 1];
 }
 
 /* The JSON text before a member: comma, then the key or, in an array, the
@@ -156,9 +275,15 @@ static int json_member(struct fields_printer *p, const bitsift_event *ev, int is
     if (p->need_comma)
         out_char(o, ',');
     p->need_comma = 1;
-    if (!in_array(p)) {
-        out_json_string(o, ev->name, strlen(ev->name));
-        out_char(o, ':');
+    if (!p->in_array) {
+        const struct fields_key *key = key_for(p, ev);
+        char *w = key ? out_reserve(o, key->json_len + FIELDS_KEY_COPY) : NULL;
+        if (w) {
+            out_commit(o, (size_t)(put_padded(w, key->json, key->json_len) - w));
+        } else {
+            out_json_string(o, ev->name, strlen(ev->name));
+            out_char(o, ':');
+        }
         return 0;
     }
     uint64_t position = p->position[p->depth - 1]++;
@@ -177,29 +302,102 @@ static int json_member(struct fields_printer *p, const bitsift_event *ev, int is
 static void text_label(struct fields_printer *p, const bitsift_event *ev)
 {
     struct out *o = p->o;
-    out_repeat(o, ' ', p->indent + 2u * (ev->depth ? ev->depth - 1 : 0));
+    size_t spaces = p->indent + 2u * (ev->depth ? ev->depth - 1 : 0);
+    char *room = spaces <= OUT_RESERVE_MAX ? out_reserve(o, spaces) : NULL;
+    if (room) {
+        memset(room, ' ', spaces);
+        out_commit(o, spaces);
+    } else {
+        out_repeat(o, ' ', spaces);
+    }
     if (ev->index >= 0) {
         out_char(o, '[');
         out_i64(o, ev->index);
         out_char(o, ']');
     } else {
-        out_str(o, ev->name);
+        const struct fields_key *key = key_for(p, ev);
+        if (key)
+            out_bytes(o, ev->name, key->name_len);
+        else
+            out_str(o, ev->name);
     }
 }
 
-static bool on_field(void *ctx, const bitsift_event *ev)
+/* The room a scalar takes as JSON text at most: a float with the scratch
+ * format_float* may write past its text, or a 64-bit integer and sign. */
+#define JSON_SCALAR_ROOM FORMAT_FLOAT_SIZE
+
+/* The value at w when it is a number, bool or (cached) enum name that
+ * fits JSON_SCALAR_ROOM, returning the end; NULL for anything else. */
+static inline char *json_scalar(char *w, struct fields_key *key, const bitsift_value *v)
+{
+    /* most frequent first: a jump table on the kind mispredicts more */
+    if (v->kind == BITSIFT_VALUE_FLOAT)
+        return isfinite(v->f) ? w + format_float32(w, v->f) : NULL;
+    if (v->kind == BITSIFT_VALUE_BOOL) {
+        memcpy(w, v->b ? "true" : "false", 5); /* a byte past "true" is room */
+        return w + 5 - v->b;
+    }
+    if (v->kind == BITSIFT_VALUE_UINT)
+        return w + format_u64(w, v->u);
+    if (v->kind == BITSIFT_VALUE_INT)
+        return w + format_i64(w, v->i);
+    if (v->kind == BITSIFT_VALUE_ENUM) {
+        if (!v->name)
+            return w + format_i64(w, v->i);
+        const struct fields_text *t = enum_text(key, v->name);
+        if (!t || t->len > FIELDS_KEY_COPY)
+            return NULL;
+        return put_padded(w, t->json, t->len);
+    }
+    if (v->kind == BITSIFT_VALUE_DOUBLE)
+        return isfinite(v->d) ? w + format_float64(w, v->d) : NULL;
+    return NULL;
+}
+
+/* A member of an object whose key is known and short: comma, key and
+ * scalar value written in one reservation. Returns false when the value
+ * is not such a scalar (nothing written). */
+static inline bool json_fast_member(struct fields_printer *p, struct fields_key *key,
+                                    const bitsift_value *v)
+{
+    char *start = out_reserve(p->o, 1 + FIELDS_KEY_COPY + JSON_SCALAR_ROOM);
+    if (!start)
+        return true; /* the output failed already */
+    char *w = start;
+    *w = ',';
+    w += p->need_comma;
+    memcpy(w, key->json, FIELDS_KEY_COPY); /* json_len <= FIELDS_KEY_COPY, padded */
+    w += key->json_len;
+    w = json_scalar(w, key, v);
+    if (!w)
+        return false;
+    out_commit(p->o, (size_t)(w - start));
+    p->need_comma = 1;
+    return true;
+}
+
+static bool on_json_field(void *ctx, const bitsift_event *ev)
+{
+    struct fields_printer *p = ctx;
+    if (json_skips(ev))
+        return true;
+    if (!p->in_array) {
+        struct fields_key *key = key_for(p, ev);
+        if (key && key->json_len <= FIELDS_KEY_COPY && json_fast_member(p, key, &ev->value))
+            return true;
+    }
+    int wrapped = json_member(p, ev, 0);
+    fields_write_json_value(p->o, &ev->value);
+    if (wrapped)
+        out_char(p->o, '}');
+    return true;
+}
+
+static bool on_text_field(void *ctx, const bitsift_event *ev)
 {
     struct fields_printer *p = ctx;
     struct out *o = p->o;
-    if (p->json) {
-        if (json_skips(ev))
-            return true;
-        int wrapped = json_member(p, ev, 0);
-        fields_write_json_value(o, &ev->value);
-        if (wrapped)
-            out_char(o, '}');
-        return true;
-    }
     /* Counts and indices show as the elements themselves; conditional
      * fields that were not sent are left out (bitsift dump shows them). */
     if (ev->flags & (BITSIFT_EVENT_ARRAY_META | BITSIFT_EVENT_ABSENT))
@@ -256,6 +454,7 @@ static bool on_enter(void *ctx, const bitsift_event *ev)
         p->position[p->depth] = 0;
     }
     p->depth++;
+    update_in_array(p);
     return true;
 }
 
@@ -277,6 +476,7 @@ static bool on_leave(void *ctx, const bitsift_event *ev)
     if (p->depth == 0 || is_root(ev))
         return true;
     p->depth--;
+    update_in_array(p);
     if (p->json) {
         close_container(p);
         p->need_comma = 1;
@@ -286,7 +486,7 @@ static bool on_leave(void *ctx, const bitsift_event *ev)
 
 bitsift_visitor fields_visitor(struct fields_printer *p)
 {
-    bitsift_visitor v = {on_field, on_enter, on_leave, p};
+    bitsift_visitor v = {p->json ? on_json_field : on_text_field, on_enter, on_leave, p};
     return v;
 }
 

@@ -7,7 +7,7 @@ src_bitsift_SOURCES = \
 	src/cmd_stats.c src/cmd_schema.c \
 	src/input.c src/input.h src/capture.c src/capture.h \
 	src/decap.c src/decap.h src/encap.c src/encap.h \
-	src/out.c src/out.h src/fields.c src/fields.h src/record.c src/record.h \
+	src/out.c src/out.h src/float_format.c src/float_format.h src/fields.c src/fields.h src/record.c src/record.h \
 	src/junit.c src/junit.h
 # The bundled example schema: installed in $(pkgdatadir); an uninstalled
 # build finds it in the source tree, tests through BITSIFT_SCHEMA_DIR.

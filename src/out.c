@@ -9,7 +9,9 @@
 
 #include "out.h"
 
-#define OUT_BUFFER 65536
+/* A stream's buffer: written with one fwrite when full, so that decoding a
+ * capture makes one write(2) per few hundred packets. */
+#define OUT_BUFFER (256 * 1024)
 
 void out_init(struct out *o, FILE *fp)
 {
@@ -20,13 +22,19 @@ void out_init(struct out *o, FILE *fp)
     o->failed = o->buf == NULL;
 }
 
+/* Hand the buffered text to the stream (no fflush). */
+static void out_drain(struct out *o)
+{
+    if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
+        o->failed = 1;
+    o->len = 0;
+}
+
 void out_flush(struct out *o)
 {
     if (!o->fp)
         return;
-    if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
-        o->failed = 1;
-    o->len = 0;
+    out_drain(o);
     if (fflush(o->fp) != 0)
         o->failed = 1;
 }
@@ -66,7 +74,7 @@ void out_init_memory(struct out *o)
     o->failed = 0;
 }
 
-void out_bytes(struct out *o, const void *data, size_t size)
+void out_bytes_slow(struct out *o, const void *data, size_t size)
 {
     if (size == 0)
         return; /* data may be NULL then (an empty string or field) */
@@ -78,9 +86,7 @@ void out_bytes(struct out *o, const void *data, size_t size)
         return;
     }
     if (o->cap - o->len < size) {
-        if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
-            o->failed = 1;
-        o->len = 0;
+        out_drain(o);
         if (size > o->cap) {
             if (fwrite(data, 1, size, o->fp) != size)
                 o->failed = 1;
@@ -91,18 +97,15 @@ void out_bytes(struct out *o, const void *data, size_t size)
     o->len += size;
 }
 
-void out_str(struct out *o, const char *s)
+char *out_reserve_slow(struct out *o, size_t size)
 {
-    out_bytes(o, s, strlen(s));
-}
-
-void out_char(struct out *o, char c)
-{
-    if (o->len == o->cap) {
-        out_bytes(o, &c, 1);
-        return;
+    if (o->fp) {
+        out_drain(o);
+        return o->cap >= size ? o->buf : NULL; /* cap is OUT_BUFFER or 0 */
     }
-    o->buf[o->len++] = c;
+    if (out_grow(o, size) != 0)
+        return NULL;
+    return o->buf + o->len;
 }
 
 void out_repeat(struct out *o, char c, size_t n)
@@ -116,32 +119,52 @@ void out_repeat(struct out *o, char c, size_t n)
     }
 }
 
+const char out_digit_pairs[201] = "00010203040506070809"
+                                  "10111213141516171819"
+                                  "20212223242526272829"
+                                  "30313233343536373839"
+                                  "40414243444546474849"
+                                  "50515253545556575859"
+                                  "60616263646566676869"
+                                  "70717273747576777879"
+                                  "80818283848586878889"
+                                  "90919293949596979899";
+
+const uint64_t out_powers_of_ten[20] = {
+    UINT64_C(1),
+    UINT64_C(10),
+    UINT64_C(100),
+    UINT64_C(1000),
+    UINT64_C(10000),
+    UINT64_C(100000),
+    UINT64_C(1000000),
+    UINT64_C(10000000),
+    UINT64_C(100000000),
+    UINT64_C(1000000000),
+    UINT64_C(10000000000),
+    UINT64_C(100000000000),
+    UINT64_C(1000000000000),
+    UINT64_C(10000000000000),
+    UINT64_C(100000000000000),
+    UINT64_C(1000000000000000),
+    UINT64_C(10000000000000000),
+    UINT64_C(100000000000000000),
+    UINT64_C(1000000000000000000),
+    UINT64_C(10000000000000000000),
+};
+
 void out_u64_width(struct out *o, uint64_t v, unsigned width)
 {
-    char digits[24];
-    size_t n = 0;
-    do {
-        digits[sizeof digits - 1 - n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n < width && n < sizeof digits)
-        digits[sizeof digits - 1 - n++] = '0';
-    out_bytes(o, digits + sizeof digits - n, n);
-}
-
-void out_u64(struct out *o, uint64_t v)
-{
-    out_u64_width(o, v, 1);
-}
-
-void out_i64(struct out *o, int64_t v)
-{
-    if (v < 0) {
-        out_char(o, '-');
-        out_u64(o, (uint64_t)0 - (uint64_t)v);
-    } else {
-        out_u64(o, (uint64_t)v);
-    }
+    unsigned n = out_decimal_length(v);
+    if (width > 20)
+        width = 20;
+    if (n < width)
+        n = width; /* the leading digits come out as zeros */
+    char *text = out_reserve(o, 20);
+    if (!text)
+        return;
+    out_put_decimal(text, v, n);
+    out_commit(o, n);
 }
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -206,14 +229,83 @@ static size_t utf8_sequence(const unsigned char *s, size_t left)
     return n;
 }
 
+/* Bytes that go into a JSON string as they are without a closer look:
+ * ASCII from the space up (DEL included) other than the quote and the backslash. */
+static const unsigned char json_plain[256] = {
+    [0x20] = 1, [0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1,
+};
+
+/* The escape of a byte that JSON cannot take as it is, at w; its length. */
+static size_t json_escape(char *w, unsigned char c)
+{
+    switch (c) {
+    case '"':
+        memcpy(w, "\\\"", 2);
+        return 2;
+    case '\\':
+        memcpy(w, "\\\\", 2);
+        return 2;
+    case '\n':
+        memcpy(w, "\\n", 2);
+        return 2;
+    case '\t':
+        memcpy(w, "\\t", 2);
+        return 2;
+    case '\r':
+        memcpy(w, "\\r", 2);
+        return 2;
+    default: {
+        char esc[6] = {'\\', 'u', '0', '0', hex_digits[c >> 4], hex_digits[c & 15]};
+        memcpy(w, esc, sizeof esc);
+        return sizeof esc;
+    }
+    }
+}
+
+/* Strings up to this long are written straight into the buffer (room for
+ * every byte escaped); longer ones go in runs. */
+#define JSON_SHORT_STRING 256
+
 void out_json_string(struct out *o, const char *text, size_t size)
 {
     const unsigned char *s = (const unsigned char *)text;
+    if (size <= JSON_SHORT_STRING) {
+        char *start = out_reserve(o, 6 * size + 2);
+        if (!start)
+            return;
+        char *w = start;
+        *w++ = '"';
+        for (size_t i = 0; i < size;) {
+            unsigned char c = s[i];
+            if (json_plain[c]) {
+                *w++ = (char)c;
+                i++;
+                continue;
+            }
+            size_t n = c >= 0x80 ? utf8_sequence(s + i, size - i) : 0;
+            if (n) {
+                memcpy(w, s + i, n);
+                w += n;
+                i += n;
+            } else {
+                w += json_escape(w, c);
+                i++;
+            }
+        }
+        *w++ = '"';
+        out_commit(o, (size_t)(w - start));
+        return;
+    }
     out_char(o, '"');
     size_t run = 0; /* bytes that need no escape, written in one go */
     for (size_t i = 0; i < size;) {
         unsigned char c = s[i];
-        size_t n = c >= 0x20 && c != '"' && c != '\\' ? utf8_sequence(s + i, size - i) : 0;
+        if (json_plain[c]) {
+            i++;
+            run++;
+            continue;
+        }
+        size_t n = c >= 0x80 ? utf8_sequence(s + i, size - i) : 0;
         if (n) {
             i += n;
             run += n;
@@ -221,104 +313,12 @@ void out_json_string(struct out *o, const char *text, size_t size)
         }
         out_bytes(o, s + i - run, run);
         run = 0;
-        switch (c) {
-        case '"':
-            out_str(o, "\\\"");
-            break;
-        case '\\':
-            out_str(o, "\\\\");
-            break;
-        case '\n':
-            out_str(o, "\\n");
-            break;
-        case '\t':
-            out_str(o, "\\t");
-            break;
-        case '\r':
-            out_str(o, "\\r");
-            break;
-        default: {
-            char esc[6] = {'\\', 'u', '0', '0', hex_digits[c >> 4], hex_digits[c & 15]};
-            out_bytes(o, esc, sizeof esc);
-        }
-        }
+        char esc[6];
+        out_bytes(o, esc, json_escape(esc, c));
         i++;
     }
     out_bytes(o, s + size - run, run);
     out_char(o, '"');
-}
-
-/*
- * Floats: the shortest of "%.{p}g" for p from the smallest precision that
- * can be needed upwards that reads back to the same value. A float32 that
- * rounds-trips in 6 digits or fewer comes out of %.6g with its trailing
- * zeros stripped, so starting at 6 (15 for doubles) still gives the
- * shortest text, with at most 4 (3) attempts.
- */
-static size_t nonfinite(char *buf, int negative, int is_nan, uint64_t bits, unsigned digits)
-{
-    size_t n = 0;
-    if (is_nan) {
-        memcpy(buf, "nan:0x", 6);
-        n = 6;
-        for (unsigned i = 0; i < digits; i++)
-            buf[n + digits - 1 - i] = hex_digits[(bits >> (4 * i)) & 15];
-        n += digits;
-    } else {
-        if (negative)
-            buf[n++] = '-';
-        memcpy(buf + n, "inf", 3);
-        n += 3;
-    }
-    buf[n] = '\0';
-    return n;
-}
-
-/* Make sure a JSON reader sees a real: "1" -> "1.0", "1e+30" stays. */
-static size_t as_real(char *buf, size_t n)
-{
-    if (!strpbrk(buf, ".e")) {
-        memcpy(buf + n, ".0", 3);
-        n += 2;
-    }
-    return n;
-}
-
-size_t format_float32(char *buf, float v)
-{
-    if (!isfinite(v)) {
-        uint32_t bits;
-        memcpy(&bits, &v, sizeof bits);
-        return nonfinite(buf, signbit(v) != 0, isnan(v), bits, 8);
-    }
-    int n = 0;
-    for (int p = 6; p <= 9; p++) {
-        n = snprintf(buf, 32, "%.*g", p, (double)v);
-        if (strtof(buf, NULL) == v)
-            break;
-    }
-    return as_real(buf, (size_t)n);
-}
-
-size_t format_float64(char *buf, double v)
-{
-    if (!isfinite(v)) {
-        uint64_t bits;
-        memcpy(&bits, &v, sizeof bits);
-        return nonfinite(buf, signbit(v) != 0, isnan(v), bits, 16);
-    }
-    int n = 0;
-    for (int p = 15; p <= 17; p++) {
-        n = snprintf(buf, 40, "%.*g", p, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    return as_real(buf, (size_t)n);
-}
-
-int format_is_nonfinite(const char *text)
-{
-    return text[0] == 'n' || text[0] == 'i' || (text[0] == '-' && text[1] == 'i');
 }
 
 static int parse_nan_bits(const char *text, uint64_t *bits)

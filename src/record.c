@@ -2,27 +2,122 @@
  * record.c -- where a packet came from and why it failed, worded once for
  * text, JSON and JUnit output.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "record.h"
+
+/*
+ * Consecutive packets mostly share their source file and the second of
+ * their timestamp: the escaped source and the "YYYY-MM-DDTHH:MM:SS." part
+ * of the time are made once and kept here until they change.
+ */
+static struct {
+    char *source; /* copy of the last source (compared by content) */
+    size_t source_len;
+    char *source_json; /* ,"source":"..." */
+    size_t source_json_len;
+    int have_second;
+    int64_t second;
+    char second_text[32]; /* 2026-11-23T09:00:00. */
+    struct address_text {
+        struct decap_address address;
+        char text[64];
+        size_t len;
+    } addresses[4]; /* the endpoints met last, replaced in turn */
+    unsigned next_address;
+} origin_cache;
+
+/* Escape source into the cache; 0 on success. */
+static int cache_source(const char *source, size_t len)
+{
+    struct out m;
+    out_init_memory(&m);
+    out_str(&m, ",\"source\":");
+    out_json_string(&m, source, len);
+    char *copy = malloc(len + 1);
+    if (m.failed || !copy) {
+        free(m.buf);
+        free(copy);
+        return -1;
+    }
+    memcpy(copy, source, len + 1);
+    free(origin_cache.source);
+    free(origin_cache.source_json);
+    origin_cache.source = copy;
+    origin_cache.source_len = len;
+    origin_cache.source_json = m.buf;
+    origin_cache.source_json_len = m.len;
+    return 0;
+}
+
+static void write_source(struct out *o, const char *source)
+{
+    size_t len = strlen(source);
+    if ((origin_cache.source && len == origin_cache.source_len &&
+         memcmp(source, origin_cache.source, len) == 0) ||
+        cache_source(source, len) == 0) {
+        out_bytes(o, origin_cache.source_json, origin_cache.source_json_len);
+        return;
+    }
+    out_str(o, ",\"source\":");
+    out_json_string(o, source, len);
+}
+
+/* The RFC 3339 time, its date and seconds from the cache. */
+static void write_time(struct out *o, int64_t sec, uint32_t nsec)
+{
+    enum { SECOND_LEN = 20 }; /* "2026-11-23T09:00:00." */
+    if (!origin_cache.have_second || origin_cache.second != sec) {
+        char text[64];
+        format_time_rfc3339(text, sec, 0);
+        memcpy(origin_cache.second_text, text, SECOND_LEN);
+        origin_cache.second = sec;
+        origin_cache.have_second = 1;
+    }
+    char *text = out_reserve(o, SECOND_LEN + 10);
+    if (!text)
+        return;
+    memcpy(text, origin_cache.second_text, SECOND_LEN);
+    out_commit(o, SECOND_LEN);
+    out_u64_width(o, nsec % 1000000000u, 9);
+    out_char(o, 'Z');
+}
+
+static int same_address(const struct decap_address *a, const struct decap_address *b)
+{
+    return a->family == b->family && a->port == b->port && memcmp(a->ip, b->ip, sizeof a->ip) == 0;
+}
+
+/* "10.0.0.1:40000", from the cache when it holds the address (a capture
+ * has few endpoints, and each packet prints two). */
+static void write_address(struct out *o, const struct decap_address *a)
+{
+    struct address_text *t = origin_cache.addresses;
+    size_t count = sizeof origin_cache.addresses / sizeof origin_cache.addresses[0];
+    for (size_t i = 0; i < count; i++)
+        if (t[i].len && same_address(&t[i].address, a)) {
+            out_bytes(o, t[i].text, t[i].len);
+            return;
+        }
+    t += origin_cache.next_address++ % count;
+    t->address = *a;
+    t->len = decap_format_address(a, t->text, sizeof t->text);
+    out_bytes(o, t->text, t->len);
+}
 
 void record_json_origin(struct out *o, const struct input_packet *p)
 {
     out_str(o, "\"index\":");
     out_u64(o, p->index);
-    out_str(o, ",\"source\":");
-    out_json_string(o, p->source, strlen(p->source));
+    write_source(o, p->source);
     if (p->from_capture) {
-        char text[64];
-        size_t n = format_time_rfc3339(text, p->sec, p->nsec);
         out_str(o, ",\"time\":\"");
-        out_bytes(o, text, n);
+        write_time(o, p->sec, p->nsec);
         out_str(o, "\",\"src\":\"");
-        n = decap_format_address(p->src, text, sizeof text);
-        out_bytes(o, text, n);
+        write_address(o, p->src);
         out_str(o, "\",\"dst\":\"");
-        n = decap_format_address(p->dst, text, sizeof text);
-        out_bytes(o, text, n);
+        write_address(o, p->dst);
         out_char(o, '"');
     }
     out_str(o, ",\"length\":");

@@ -4,8 +4,10 @@
 # decode | encode round trips, and the cross-check of decapsulation against
 # tshark. tests/cli/prepare-data.sh regenerates tests/cli/data.
 if HAVE_CMOCKA
-check_PROGRAMS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture
-TESTS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture
+check_PROGRAMS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture \
+	tests/cli/test-float-format
+TESTS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture \
+	tests/cli/test-float-format
 endif
 tests_cli_test_decap_SOURCES = tests/cli/test_decap.c src/decap.c
 tests_cli_test_decap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
@@ -15,10 +17,24 @@ tests_cli_test_capture_SOURCES = tests/cli/test_capture.c src/capture.c src/deca
 tests_cli_test_capture_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_capture_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS)
 tests_cli_test_capture_LDADD = $(CMOCKA_LIBS) $(PCAP_LIBS)
-tests_cli_test_out_SOURCES = tests/cli/test_out.c src/out.c
+tests_cli_test_out_SOURCES = tests/cli/test_out.c src/out.c src/float_format.c
 tests_cli_test_out_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_out_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cli_test_out_LDADD = $(CMOCKA_LIBS) -lm
+# The exact float formatter against the printf loop it replaced (the
+# oracle); float-exhaustive (built on demand: make tests/cli/float-exhaustive)
+# compares all 2^32 float bit patterns.
+tests_cli_test_float_format_SOURCES = tests/cli/test_float_format.c src/float_format.c \
+	tests/cli/float_oracle.c tests/cli/float_oracle.h
+tests_cli_test_float_format_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_cli_test_float_format_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_cli_test_float_format_LDADD = lib/libbitsift.la $(CMOCKA_LIBS) -lm
+EXTRA_PROGRAMS += tests/cli/float-exhaustive
+CLEANFILES += tests/cli/float-exhaustive
+tests_cli_float_exhaustive_SOURCES = tests/cli/float_exhaustive.c src/float_format.c \
+	tests/cli/float_oracle.c tests/cli/float_oracle.h
+tests_cli_float_exhaustive_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_cli_float_exhaustive_LDADD = -lm
 
 TESTS += tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.sh
 EXTRA_DIST += \

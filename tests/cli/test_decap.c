@@ -4,10 +4,12 @@
  * truncated or lying headers. Every frame is copied into a heap buffer of
  * exactly its captured size, so that ASan catches any read past it.
  */
+#include <arpa/inet.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +130,37 @@ static void expect_udp(int link, const struct frame *f, int family)
     decap_format_address(&r.dst, text, sizeof text);
     assert_string_equal(text, family == 4 ? "10.0.0.2:27015" : "[2001:db8::2]:27015");
     free(copy);
+}
+
+/* IPv4 addresses are spelled by hand: the same as inet_ntop for octets of
+ * every width, and for ports of every width; truncated to the buffer. */
+static void address_spellings(void **state)
+{
+    (void)state;
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < 20000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        struct decap_address a = {.family = 4, .port = (uint16_t)(x >> 40)};
+        memcpy(a.ip, &x, 4);
+        if (i < 256) {
+            memset(a.ip, i, 4); /* 0.0.0.0 .. 255.255.255.255 */
+            a.port = (uint16_t)(i * 257);
+        }
+        char want[64], got[64], ip[INET_ADDRSTRLEN];
+        assert_non_null(inet_ntop(AF_INET, a.ip, ip, sizeof ip));
+        snprintf(want, sizeof want, "%s:%u", ip, (unsigned)a.port);
+        assert_int_equal(decap_format_address(&a, got, sizeof got), strlen(want));
+        assert_string_equal(got, want);
+        assert_int_equal(decap_format_address(&a, got, 5), 4); /* cut, NUL-terminated */
+        assert_memory_equal(got, want, 4);
+        assert_int_equal(got[4], '\0');
+    }
+    struct decap_address none = {.family = 0};
+    char text[8];
+    assert_int_equal(decap_format_address(&none, text, sizeof text), 1);
+    assert_string_equal(text, "-");
 }
 
 /* Every shorter capture of a good frame: never UDP, never a crash; SNAPPED
@@ -447,6 +480,7 @@ int main(void)
         cmocka_unit_test(linux_cooked_v1_and_v2),
         cmocka_unit_test(bsd_loopback),
         cmocka_unit_test(unknown_link_and_garbage),
+        cmocka_unit_test(address_spellings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

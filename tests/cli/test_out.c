@@ -78,6 +78,100 @@ static void json_strings(void **state)
     free(text);
 }
 
+/* A plain reference for JSON strings: byte by byte, no buffer tricks. */
+static size_t reference_json(char *w, const unsigned char *s, size_t size)
+{
+    size_t n = 0;
+    w[n++] = '"';
+    for (size_t i = 0; i < size;) {
+        unsigned c = s[i];
+        size_t seq = 0;
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80)
+            seq = 1;
+        else if (c >= 0xc2 && c <= 0xdf && i + 1 < size && (s[i + 1] & 0xc0) == 0x80)
+            seq = 2; /* only 2-byte sequences are generated below */
+        if (seq) {
+            memcpy(w + n, s + i, seq);
+            n += seq;
+            i += seq;
+            continue;
+        }
+        const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n"
+                      : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+        if (e) {
+            memcpy(w + n, e, 2);
+            n += 2;
+        } else {
+            n += (size_t)sprintf(w + n, "\\u00%02x", c);
+        }
+        i++;
+    }
+    w[n++] = '"';
+    return n;
+}
+
+/* Short strings are written in place, long ones in runs: both agree with
+ * the reference, and a stream buffer that fills up many times loses
+ * nothing (the same text as a memory buffer). */
+static void long_output(void **state)
+{
+    (void)state;
+    static const unsigned char pieces[][3] = {
+        {'a', 0, 0}, {'Z', 0, 0}, {'"', 0, 0}, {'\\', 0, 0}, {'\n', 0, 0}, {0x01, 0, 0},
+        {0x7f, 0, 0}, {0xc3, 0xa9, 0}, {0xff, 0, 0}, {0xc3, 0, 0}, {' ', 0, 0}};
+    uint64_t x = 0x2545f4914f6cdd1du;
+    char *text = NULL;
+    size_t text_size = 0;
+    FILE *fp = open_memstream(&text, &text_size);
+    assert_non_null(fp);
+    struct out stream, memory;
+    out_init(&stream, fp);
+    out_init_memory(&memory);
+    unsigned char *s = malloc(4000);
+    char *want = malloc(6 * 4000 + 2);
+    assert_non_null(s);
+    assert_non_null(want);
+    for (int round = 0; round < 3000; round++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        size_t size = 0, target = round % 2 ? x % 300 : x % 3000;
+        while (size < target) {
+            const unsigned char *p = pieces[(x >> (size % 40)) % 11];
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            size_t len = p[1] ? 2 : 1;
+            if (p[0] == 0xc3 && !p[1] && size + 1 < target) /* a lone lead byte */
+                len = 1;
+            memcpy(s + size, p, len);
+            size += len;
+        }
+        size_t want_len = reference_json(want, s, size);
+        struct out one;
+        out_init_memory(&one);
+        out_json_string(&one, (const char *)s, size);
+        assert_int_equal(one.len, want_len);
+        assert_memory_equal(one.buf, want, want_len);
+        out_finish(&one);
+        out_json_string(&stream, (const char *)s, size);
+        out_json_string(&memory, (const char *)s, size);
+        out_u64(&stream, x);
+        out_u64(&memory, x);
+        out_u64_width(&stream, x % 1000, 9);
+        out_u64_width(&memory, x % 1000, 9);
+        out_i64(&stream, -(int64_t)(x % 100000));
+        out_i64(&memory, -(int64_t)(x % 100000));
+    }
+    assert_int_equal(out_finish(&stream), 0);
+    fclose(fp);
+    assert_true(memory.len > 1000000); /* the 256 KiB stream buffer filled several times */
+    assert_int_equal(text_size, memory.len);
+    assert_memory_equal(text, memory.buf, memory.len);
+    out_finish(&memory);
+    free(text);
+    free(s);
+    free(want);
+}
+
 static void float_spellings(void **state)
 {
     (void)state;
@@ -179,7 +273,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(integers_and_hex), cmocka_unit_test(json_strings),
         cmocka_unit_test(float_spellings),  cmocka_unit_test(floats_round_trip),
-        cmocka_unit_test(times),
+        cmocka_unit_test(times),            cmocka_unit_test(long_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
