@@ -104,7 +104,9 @@ static int on_packet(void *ctx, const struct input_packet *p)
         struct fields_printer fp;
         fields_begin(&fp, &d->scratch, schema, d->keys[index], json, 2);
         bitsift_visitor v = fields_visitor(&fp);
-        bitsift_decode(schema, p->data, p->size, c->strict ? BITSIFT_DECODE_STRICT : 0, &v, &res);
+        /* The printers nest by enter/leave and never read ev->path. */
+        unsigned flags = BITSIFT_DECODE_NO_PATHS | (c->strict ? BITSIFT_DECODE_STRICT : 0);
+        bitsift_decode(schema, p->data, p->size, flags, &v, &res);
         fields_end(&fp);
     }
     if (json) {

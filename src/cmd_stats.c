@@ -111,7 +111,9 @@ static int on_packet(void *ctx, const struct input_packet *p)
     r->active = s;
     bitsift_visitor v = {on_field, NULL, on_leave, r};
     bitsift_result res;
-    bitsift_decode(s->schema, p->data, p->size, c->strict ? BITSIFT_DECODE_STRICT : 0, &v, &res);
+    /* Fields add up by id: their paths are never read. */
+    unsigned flags = BITSIFT_DECODE_NO_PATHS | (c->strict ? BITSIFT_DECODE_STRICT : 0);
+    bitsift_decode(s->schema, p->data, p->size, flags, &v, &res);
     int type = res.packet_type;
     if (res.status == BITSIFT_OK && type >= 0 && (unsigned)type < s->type_count) {
         r->valid++;
