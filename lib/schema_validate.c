@@ -56,6 +56,9 @@ enum vp_code {
     VP_RUN,            /* `bits` bits, checked by groups[a, a + b) (b >= 1) */
     VP_RUN_STORE,      /* the same, any b, then the values stores[c, c + d) */
     VP_SKIP,           /* `bits` bits that need no check */
+    VP_RUN_NEXT,       /* VP_RUN, VP_RUN_STORE, VP_SKIP, then VP_LOOP_NEXT at */
+    VP_RUN_STORE_NEXT, /* `level`: back to x or on to y (one dispatch less */
+    VP_SKIP_NEXT,      /* per array element) */
     VP_SET,            /* slots[a] = x (a zero-bit field, a default, a reset) */
     VP_LEAF,           /* ops[a] through the library's readers */
     VP_ALIGN,          /* zero padding to the next byte */
@@ -64,6 +67,8 @@ enum vp_code {
     VP_INT_REL,        /* int_relative field: see vp_int_relative */
     VP_SEQ_REL,        /* sequence_relative field */
     VP_ACK_REL,        /* ack_relative field */
+    VP_COND_RUN,       /* a VP_RUN (or VP_SKIP) read only when slots[c] == x
+                          (kind 0) or != x (kind 1), without a branch */
     VP_IF_EQ,          /* on to the then branch when slots[a] == x, else to b */
     VP_IF_NE,          /* the same for slots[a] != x */
     VP_IF_EXPR,        /* the same for schema_eval(ops[a]) */
@@ -142,6 +147,7 @@ struct validate_program {
     uint32_t *entry; /* first insn of each packet type */
     uint32_t insn_count, group_count, store_count, table_count;
     unsigned type_width; /* bits of the packet type field */
+    uint32_t head_crc;   /* CRC32 of the protocol id and a zero CRC field */
 };
 
 /* ---- reading ------------------------------------------------------------- */
@@ -439,6 +445,76 @@ static bool vp_leaf(const bitsift_schema *s, bitsift_reader *r, const struct sch
 
 /* ---- the interpreter ------------------------------------------------------ */
 
+#if defined(__GNUC__)
+#define VP_INLINE inline __attribute__((always_inline))
+#else
+#define VP_INLINE inline
+#endif
+
+/* The checks of a run (groups[a, a + b), b >= 1) at `pos`, with one
+ * bounds test: straight from the packet when the whole run ends at or
+ * below fast_limit, else through the padded tail. */
+static VP_INLINE bool vp_run_checks(const struct validate_program *p, const struct vp_input *r,
+                                    const struct vp_insn *ip, uint64_t pos)
+{
+    uint64_t end = pos + ip->bits, bad = 0;
+    const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
+    if (BITSIFT_LIKELY(end <= r->fast_limit)) {
+        do {
+            uint64_t at = pos + g->off;
+            uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+        } while (++g < ge);
+    } else {
+        if (end > r->bit_limit)
+            return false;
+        do {
+            uint64_t w = vp_window(r, pos + g->off);
+            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+        } while (++g < ge);
+    }
+    return !bad;
+}
+
+/* The same for a run with values to keep (stores[c, c + d), d >= 1) and
+ * any number of groups. */
+static VP_INLINE bool vp_run_stores(const struct validate_program *p, const struct vp_input *r,
+                                    const struct vp_insn *ip, uint64_t pos, int64_t *slots)
+{
+    uint64_t end = pos + ip->bits, bad = 0;
+    const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
+    const struct vp_store *st = p->stores + ip->c, *se = st + ip->d;
+    if (BITSIFT_LIKELY(end <= r->fast_limit)) {
+        for (; g < ge; g++) {
+            uint64_t at = pos + g->off;
+            uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+        }
+        if (BITSIFT_UNLIKELY(bad))
+            return false;
+        do {
+            uint64_t at = pos + st->off;
+            uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) << st->shift >>
+                           st->shift;
+            slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+        } while (++st < se);
+        return true;
+    }
+    if (end > r->bit_limit)
+        return false;
+    for (; g < ge; g++) {
+        uint64_t w = vp_window(r, pos + g->off);
+        bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+    }
+    if (bad)
+        return false;
+    do {
+        uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
+        slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+    } while (++st < se);
+    return true;
+}
+
 /*
  * Dispatch is a computed goto where the compiler has it (one indirect jump
  * per op, each with its own prediction), a switch in a loop elsewhere.
@@ -447,21 +523,58 @@ static bool vp_leaf(const bitsift_schema *s, bitsift_reader *r, const struct sch
 #define VP_THREADED 1
 #endif
 
-static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, const struct vp_input *r,
-                    uint32_t entry, uint64_t *pos_io, uint64_t *fields_io, int64_t *slots)
+/*
+ * The framing around the program, as decode_packet reads it (the end
+ * check is the program's last op):
+ *
+ *   | prefix bytes | crc32 LE | int(0, types-1) | program ... | align | end check |
+ */
+bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, unsigned flags,
+                     bitsift_result *res)
 {
-    const struct vp_insn *const insns = p->insns;
-    const struct vp_insn *ip = insns + entry;
-    const uint8_t *const data = r->data;
-    const uint64_t fast_limit = r->fast_limit, bit_limit = r->bit_limit;
-    uint64_t pos = *pos_io, fields = 0;
+    const struct validate_program *p = s->validate;
+    const bitsift_framing *fr = &s->framing;
+    struct vp_input in;
+    const struct vp_input *const r = &in;
+    vp_input_init(&in, packet, size);
+    uint64_t pos = 0, fields = 0;
+    if (fr->prefix_bytes) {
+        if (fr->prefix_bytes > size)
+            return false;
+        pos = 8ull * fr->prefix_bytes;
+    }
+    if (fr->crc) {
+        uint64_t stored;
+        if (!vp_take(r, &pos, 32, &stored))
+            return false;
+        /* bitsift_packet_crc, with its constant 8-byte head precomputed:
+         * the protocol id and the CRC field taken as zero. */
+        size_t body = fr->prefix_bytes + 4u;
+        if (!(flags & BITSIFT_DECODE_NO_CRC) &&
+            bitsift_crc32(p->head_crc, (const uint8_t *)packet + body, size - body) !=
+                (uint32_t)stored)
+            return false;
+    }
+    uint64_t type = 0;
+    if (fr->num_types > 1 &&
+        (!vp_take(r, &pos, p->type_width, &type) || type > fr->num_types - 1))
+        return false;
+    int64_t slots[SCHEMA_MAX_SLOTS + 1];
+    for (uint32_t k = 0; k < s->slot_count; k++)
+        slots[k] = 0;
     struct vp_loop loops[VP_MAX_LEVELS];
+    const struct vp_insn *const insns = p->insns;
+    const struct vp_insn *ip = insns + p->entry[type];
+    const uint64_t bit_limit = r->bit_limit;
 
 #ifdef VP_THREADED
     static const void *const labels[VP_CODE_COUNT] = {
         [VP_RUN] = &&L_VP_RUN,
         [VP_RUN_STORE] = &&L_VP_RUN_STORE,
         [VP_SKIP] = &&L_VP_SKIP,
+        [VP_RUN_NEXT] = &&L_VP_RUN_NEXT,
+        [VP_RUN_STORE_NEXT] = &&L_VP_RUN_STORE_NEXT,
+        [VP_SKIP_NEXT] = &&L_VP_SKIP_NEXT,
         [VP_SET] = &&L_VP_SET,
         [VP_LEAF] = &&L_VP_LEAF,
         [VP_ALIGN] = &&L_VP_ALIGN,
@@ -470,6 +583,7 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
         [VP_INT_REL] = &&L_VP_INT_REL,
         [VP_SEQ_REL] = &&L_VP_SEQ_REL,
         [VP_ACK_REL] = &&L_VP_ACK_REL,
+        [VP_COND_RUN] = &&L_VP_COND_RUN,
         [VP_IF_EQ] = &&L_VP_IF_EQ,
         [VP_IF_NE] = &&L_VP_IF_NE,
         [VP_IF_EXPR] = &&L_VP_IF_EXPR,
@@ -498,75 +612,51 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
         switch ((enum vp_code)ip->code) {
 #endif
     VP_CASE(VP_RUN) : {
-        /* One bounds test, then the groups: straight from the packet when
-         * the whole run ends at or below fast_limit. */
-        uint64_t end = pos + ip->bits, bad = 0;
-        const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
-        if (BITSIFT_LIKELY(end <= fast_limit)) {
-            do {
-                uint64_t at = pos + g->off;
-                uint64_t w = bitsift__load_le64(data + (at >> 3)) >> (at & 7);
-                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-            } while (++g < ge);
-        } else {
-            if (end > bit_limit)
-                return false;
-            do {
-                uint64_t w = vp_window(r, pos + g->off);
-                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-            } while (++g < ge);
-        }
-        if (BITSIFT_UNLIKELY(bad))
+        if (!vp_run_checks(p, r, ip, pos))
             return false;
-        pos = end;
+        pos += ip->bits;
         fields += ip->fields;
         ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_RUN_NEXT) : {
+        if (!vp_run_checks(p, r, ip, pos))
+            return false;
+        pos += ip->bits;
+        fields += ip->fields;
+        ip = insns + (--loops[ip->level].remaining ? ip->x : ip->y);
         VP_NEXT();
     }
     VP_CASE(VP_SKIP) : {
-        uint64_t end = pos + ip->bits;
-        if (end > bit_limit)
+        if (pos + ip->bits > bit_limit)
             return false;
-        pos = end;
+        pos += ip->bits;
         fields += ip->fields;
         ip++;
         VP_NEXT();
     }
+    VP_CASE(VP_SKIP_NEXT) : {
+        if (pos + ip->bits > bit_limit)
+            return false;
+        pos += ip->bits;
+        fields += ip->fields;
+        ip = insns + (--loops[ip->level].remaining ? ip->x : ip->y);
+        VP_NEXT();
+    }
     VP_CASE(VP_RUN_STORE) : {
-        uint64_t end = pos + ip->bits, bad = 0;
-        const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
-        const struct vp_store *st = p->stores + ip->c, *se = st + ip->d;
-        if (BITSIFT_LIKELY(end <= fast_limit)) {
-            for (; g < ge; g++) {
-                uint64_t at = pos + g->off;
-                uint64_t w = bitsift__load_le64(data + (at >> 3)) >> (at & 7);
-                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-            }
-            if (BITSIFT_UNLIKELY(bad))
-                return false;
-            do {
-                uint64_t at = pos + st->off;
-                uint64_t raw = bitsift__load_le64(data + (at >> 3)) >> (at & 7) << st->shift >>
-                               st->shift;
-                slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
-            } while (++st < se);
-        } else {
-            if (end > bit_limit)
-                return false;
-            for (; g < ge; g++) {
-                uint64_t w = vp_window(r, pos + g->off);
-                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-            }
-            if (bad)
-                return false;
-            do {
-                uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
-                slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
-            } while (++st < se);
-        }
-        pos = end;
+        if (!vp_run_stores(p, r, ip, pos, slots))
+            return false;
+        pos += ip->bits;
         fields += ip->fields;
         ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_RUN_STORE_NEXT) : {
+        if (!vp_run_stores(p, r, ip, pos, slots))
+            return false;
+        pos += ip->bits;
+        fields += ip->fields;
+        ip = insns + (--loops[ip->level].remaining ? ip->x : ip->y);
         VP_NEXT();
     }
     VP_CASE(VP_SET) : {
@@ -636,6 +726,30 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
             return false;
         slots[ip->a] = current;
         fields += ip->fields;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_COND_RUN) : {
+        /* A condition on data is a branch the CPU guesses wrong half the
+         * time: where the run's loads stay inside the packet either way,
+         * check it always and let the condition mask the outcome. */
+        uint64_t taken = (uint64_t)((slots[ip->c] == ip->x) ^ ip->kind);
+        uint64_t mask = 0 - taken;
+        if (BITSIFT_LIKELY(pos + ip->bits <= r->fast_limit)) {
+            uint64_t bad = 0;
+            for (const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b; g < ge; g++) {
+                uint64_t at = pos + g->off;
+                uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+            }
+            if (BITSIFT_UNLIKELY(bad & mask))
+                return false;
+        } else if (taken) {
+            if (pos + ip->bits > bit_limit || (ip->b && !vp_run_checks(p, r, ip, pos)))
+                return false;
+        }
+        pos += ip->bits & mask;
+        fields += ip->fields & mask;
         ip++;
         VP_NEXT();
     }
@@ -761,8 +875,17 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
         return false;
     }
     VP_CASE(VP_END) : {
-        *pos_io = pos;
-        *fields_io = fields;
+        if (flags & BITSIFT_DECODE_STRICT) {
+            /* bit_limit is a whole number of bytes: the padding is there. */
+            uint64_t pad, at = pos;
+            if (!vp_take(r, &at, (unsigned)(-pos & 7), &pad) || pad || (pos + 7) / 8 < size)
+                return false;
+        }
+        schema_result_init(res);
+        res->packet_type = (int)type;
+        res->packet_name = s->packets[type].name;
+        res->bits = pos;
+        res->fields = fields;
         return true;
     }
 #ifndef VP_THREADED
@@ -776,59 +899,6 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
 #undef VP_CASE
 #undef VP_NEXT
     return false; /* not reached: every op jumps on or returns */
-}
-
-/*
- * The framing around the program, as decode_packet reads it:
- *
- *   | prefix bytes | crc32 LE | int(0, types-1) | program | align | end check |
- */
-bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, unsigned flags,
-                     bitsift_result *res)
-{
-    const struct validate_program *p = s->validate;
-    const bitsift_framing *fr = &s->framing;
-    struct vp_input r;
-    vp_input_init(&r, packet, size);
-    uint64_t pos = 0;
-    if (fr->prefix_bytes) {
-        if (fr->prefix_bytes > size)
-            return false;
-        pos = 8ull * fr->prefix_bytes;
-    }
-    if (fr->crc) {
-        uint64_t stored;
-        if (!vp_take(&r, &pos, 32, &stored))
-            return false;
-        if (!(flags & BITSIFT_DECODE_NO_CRC) &&
-            bitsift_packet_crc(fr, packet, size) != (uint32_t)stored)
-            return false;
-    }
-    uint64_t type = 0;
-    if (fr->num_types > 1 &&
-        (!vp_take(&r, &pos, p->type_width, &type) || type > fr->num_types - 1))
-        return false;
-    int64_t slots[SCHEMA_MAX_SLOTS + 1];
-    for (uint32_t k = 0; k < s->slot_count; k++)
-        slots[k] = 0;
-    uint64_t fields = 0;
-    if (!vp_exec(s, p, &r, p->entry[type], &pos, &fields, slots))
-        return false;
-    if (fr->end_check && !vp_check_marker(&r, &pos, fr->end_check_value))
-        return false;
-    if (flags & BITSIFT_DECODE_STRICT) {
-        /* bit_limit is a whole number of bytes: the padding is there. */
-        uint64_t pad;
-        uint64_t at = pos;
-        if (!vp_take(&r, &at, (unsigned)(-pos & 7), &pad) || pad || (pos + 7) / 8 < size)
-            return false;
-    }
-    schema_result_init(res);
-    res->packet_type = (int)type;
-    res->packet_name = s->packets[type].name;
-    res->bits = pos;
-    res->fields = fields;
-    return true;
 }
 
 bitsift_error bitsift__decode_interpreted(const bitsift_schema *s, const void *packet, size_t size,
@@ -1329,6 +1399,20 @@ static void vp_if(struct vp_builder *b, uint32_t i, unsigned level)
     bool has_else = op->else_start < op->end || vp_has_defaults(s, i + 1, op->else_start);
     uint32_t over = has_else ? vp_emit(b, VP_JUMP, 0) : VP_NONE;
     vp_at(b, jump)->b = vp_label(b);
+    /* `if (flag) { a run }`: one op, no branch (VP_COND_RUN). */
+    const struct vp_insn *body = vp_at(b, jump + 1);
+    if (!has_else && !b->failed && b->p->insn_count == jump + 2 &&
+        (body->code == VP_RUN || body->code == VP_SKIP) && vp_at(b, jump)->code != VP_IF_EXPR) {
+        struct vp_insn *in = vp_at(b, jump);
+        struct vp_insn run = *body;
+        run.kind = in->code == VP_IF_NE;
+        run.c = in->a;
+        run.x = in->x;
+        run.code = VP_COND_RUN;
+        *in = run;
+        b->p->insn_count--;
+        return;
+    }
     if (has_else) {
         vp_defaults(b, i + 1, op->else_start);
         vp_range(b, op->else_start, op->end, level);
@@ -1519,6 +1603,34 @@ static void vp_thread_jumps(struct validate_program *p)
     }
 }
 
+/* A run right before the LOOP_NEXT of its element takes the loop step
+ * over (the LOOP_NEXT stays for the jumps that reach it). */
+static void vp_fuse_loop_steps(struct validate_program *p)
+{
+    for (uint32_t i = 0; i + 1 < p->insn_count; i++) {
+        struct vp_insn *run = &p->insns[i];
+        const struct vp_insn *next = run + 1;
+        if (next->code != VP_LOOP_NEXT)
+            continue;
+        switch (run->code) {
+        case VP_RUN:
+            run->code = VP_RUN_NEXT;
+            break;
+        case VP_RUN_STORE:
+            run->code = VP_RUN_STORE_NEXT;
+            break;
+        case VP_SKIP:
+            run->code = VP_SKIP_NEXT;
+            break;
+        default:
+            continue;
+        }
+        run->level = next->level;
+        run->x = next->b;
+        run->y = next->c;
+    }
+}
+
 void schema_validate_free(struct validate_program *p)
 {
     if (!p)
@@ -1557,6 +1669,8 @@ struct validate_program *schema_validate_build(const bitsift_schema *s)
         }
         b.p->entry[t] = vp_label(&b);
         vp_range(&b, pk->first_op + 1, root->end, 0);
+        if (fr->end_check) /* part of the framing: not a field */
+            vp_at(&b, vp_emit(&b, VP_CHECK, 0))->x = fr->end_check_value;
         vp_emit(&b, VP_END, 0);
     }
     free(b.pend);
@@ -1565,5 +1679,11 @@ struct validate_program *schema_validate_build(const bitsift_schema *s)
         return NULL;
     }
     vp_thread_jumps(b.p);
+    vp_fuse_loop_steps(b.p);
+    /* bitsift_packet_crc starts every packet's CRC with the same 8 bytes. */
+    uint8_t head[8] = {0};
+    for (int k = 0; k < 4; k++)
+        head[k] = (uint8_t)(fr->protocol_id >> (8 * k));
+    b.p->head_crc = bitsift_crc32(0, head, sizeof head);
     return b.p;
 }
