@@ -1299,6 +1299,9 @@ static bool vp_switch_case(const bitsift_schema *s, uint32_t i, uint32_t end, in
  * the others' slots, as the ifs it replaces would have.
  */
 #define VP_SWITCH_SPAN 64
+#define VP_CHAIN_MAX   8
+
+static void vp_if(struct vp_builder *b, uint32_t i, unsigned level);
 
 static uint32_t vp_try_switch(struct vp_builder *b, uint32_t i, uint32_t end, unsigned level)
 {
@@ -1320,6 +1323,19 @@ static uint32_t vp_try_switch(struct vp_builder *b, uint32_t i, uint32_t end, un
     if (n < 2 || (uint64_t)hi - (uint64_t)lo >= VP_SWITCH_SPAN || !vp_slot_ok(s, slot))
         return i;
     struct validate_program *p = b->p;
+    /* Cases that are one run each are cheaper as VP_COND_RUNs, one after
+     * the other, than as a jump the CPU mispredicts: try that first. */
+    vp_label(b);
+    uint32_t insns = p->insn_count, groups = p->group_count, stores = p->store_count;
+    bool all_cond = n <= VP_CHAIN_MAX;
+    for (uint32_t k = i; k < j && all_cond && !b->failed; k = s->ops[k].end) {
+        uint32_t at = vp_label(b);
+        vp_if(b, k, level);
+        all_cond = vp_label(b) == at + 1 && p->insns[at].code == VP_COND_RUN;
+    }
+    if (b->failed || all_cond)
+        return j;
+    p->insn_count = insns, p->group_count = groups, p->store_count = stores;
     uint32_t size = (uint32_t)((uint64_t)hi - (uint64_t)lo + 1), table = p->table_count;
     for (uint32_t k = 0; k < size; k++) {
         if (!vp_grow(b, (void **)&p->table, &b->table_cap, p->table_count, sizeof *p->table))
@@ -1659,6 +1675,9 @@ struct validate_program *schema_validate_build(const bitsift_schema *s)
     b.p->type_width = bitsift_bits_required(0, (int64_t)fr->num_types - 1);
     b.p->entry = calloc(s->packet_count, sizeof *b.p->entry);
     b.failed = !b.p->entry;
+    /* Never NULL: runs index them even when they have no group or store. */
+    vp_grow(&b, (void **)&b.p->groups, &b.group_cap, 0, sizeof *b.p->groups);
+    vp_grow(&b, (void **)&b.p->stores, &b.store_cap, 0, sizeof *b.p->stores);
     for (uint32_t t = 0; t < s->packet_count && !b.failed; t++) {
         const struct schema_packet *pk = &s->packets[t];
         const struct schema_op *root = pk->first_op < s->op_count ? &s->ops[pk->first_op] : NULL;

@@ -118,6 +118,11 @@ static const char tail_schema[] =
     "packet k { compressed_float(0, 5, 1) c; string(3) s; }\n"
     "packet l { int(0, 2) n; check(7); float x[n]; double y; }\n";
 
+/* Nothing but runs that check nothing (the program then has no group). */
+static const char bools_schema[] =
+    "protocol bools { id 9; crc off; end_check off; }\n"
+    "packet a { bool x; if (x) bool y; bits(3) z; if (!x) { bool w; bits(9) v; } }\n";
+
 static bitsift_schema *load(const char *file)
 {
     const char *top = getenv("top_srcdir");
@@ -447,6 +452,12 @@ int main(int argc, char **argv)
     tap(x != NULL, "the tail schema compiles%s%s", x ? "" : ": ", x ? "" : err.message);
     if (x) {
         test_schema("tail", x, true, per_type, mutated, random);
+        bitsift_schema_free(x);
+    }
+    x = bitsift_schema_compile(bools_schema, sizeof bools_schema - 1, "bools", &err);
+    tap(x != NULL, "the bools schema compiles%s%s", x ? "" : ": ", x ? "" : err.message);
+    if (x) {
+        test_schema("bools", x, true, per_type, mutated, random);
         bitsift_schema_free(x);
     }
     printf("1..%d\n", test_count);
