@@ -73,6 +73,8 @@ enum vp_code {
     VP_IF_NE,          /* the same for slots[a] != x */
     VP_IF_EXPR,        /* the same for schema_eval(ops[a]) */
     VP_SWITCH,         /* slots[a] - x indexes table[c, c + d), else to b */
+    VP_SELECT_RUN,     /* slots[c] - x picks cases[a + k] (k < d), else
+                          cases[a + d] (nothing): one run, no branch */
     VP_JUMP,           /* to b */
     VP_LOOP_FIXED,     /* x elements */
     VP_LOOP_COUNTED,   /* slots[c] elements, at most x; none: to b */
@@ -130,6 +132,16 @@ struct vp_store {
     uint32_t slot;
 };
 
+/* One case of VP_SELECT_RUN: a run of `bits` bits with at most one group
+ * of checks (none: add = flip = carries = 0). `need` is what the fast
+ * path's bounds test adds to the position: the bits, at least 1, so that
+ * the one 8-byte load stays inside the packet. */
+struct vp_case {
+    uint64_t bits, need;
+    uint64_t add, flip, carries;
+    uint32_t off, fields;
+};
+
 /* Per nesting level of arrays: elements left, the last sparse index. */
 struct vp_loop {
     int64_t remaining, previous;
@@ -144,6 +156,8 @@ struct validate_program {
     struct vp_group *groups;
     struct vp_store *stores;
     uint32_t *table; /* VP_SWITCH targets */
+    struct vp_case *cases;
+    uint32_t case_count;
     uint32_t *entry; /* first insn of each packet type */
     uint32_t insn_count, group_count, store_count, table_count;
     unsigned type_width; /* bits of the packet type field */
@@ -588,6 +602,7 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         [VP_IF_NE] = &&L_VP_IF_NE,
         [VP_IF_EXPR] = &&L_VP_IF_EXPR,
         [VP_SWITCH] = &&L_VP_SWITCH,
+        [VP_SELECT_RUN] = &&L_VP_SELECT_RUN,
         [VP_JUMP] = &&L_VP_JUMP,
         [VP_LOOP_FIXED] = &&L_VP_LOOP_FIXED,
         [VP_LOOP_COUNTED] = &&L_VP_LOOP_COUNTED,
@@ -770,6 +785,24 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         ip = insns + (k < ip->d ? p->table[ip->c + k] : ip->b);
         VP_NEXT();
     }
+    VP_CASE(VP_SELECT_RUN) : {
+        uint64_t k = (uint64_t)slots[ip->c] - (uint64_t)ip->x;
+        const struct vp_case *c = p->cases + ip->a + (k < ip->d ? k : ip->d);
+        uint64_t at = pos + c->off, w;
+        if (BITSIFT_LIKELY(pos + c->need <= r->fast_limit)) {
+            w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+        } else {
+            if (pos + c->bits > bit_limit)
+                return false;
+            w = vp_window(r, at);
+        }
+        if (BITSIFT_UNLIKELY(((w + c->add) ^ w ^ c->flip) & c->carries))
+            return false;
+        pos += c->bits;
+        fields += c->fields;
+        ip++;
+        VP_NEXT();
+    }
     VP_CASE(VP_JUMP) : {
         ip = insns + ip->b;
         VP_NEXT();
@@ -940,7 +973,7 @@ struct vp_pending {
 struct vp_builder {
     const bitsift_schema *s;
     struct validate_program *p;
-    size_t insn_cap, group_cap, store_cap, table_cap, pend_cap;
+    size_t insn_cap, group_cap, store_cap, table_cap, pend_cap, case_cap;
     uint32_t run; /* the run that leaves join, VP_NONE */
     struct vp_pending *pend;
     uint32_t pend_count;
@@ -1303,6 +1336,49 @@ static bool vp_switch_case(const bitsift_schema *s, uint32_t i, uint32_t end, in
 
 static void vp_if(struct vp_builder *b, uint32_t i, unsigned level);
 
+/* The n VP_COND_RUNs from insns[first] on, each on slots[slot] == its x
+ * (lo..hi, distinct): when each checks at most one group, one
+ * VP_SELECT_RUN with a table of their runs instead, so that an element
+ * pays for one case rather than for all of them. */
+static void vp_select_run(struct vp_builder *b, uint32_t first, uint32_t n, int64_t lo,
+                          int64_t hi, int32_t slot)
+{
+    struct validate_program *p = b->p;
+    for (uint32_t k = 0; k < n; k++)
+        if (p->insns[first + k].b > 1)
+            return;
+    uint32_t size = (uint32_t)((uint64_t)hi - (uint64_t)lo + 1), base = p->case_count;
+    for (uint32_t k = 0; k <= size; k++) {
+        if (!vp_grow(b, (void **)&p->cases, &b->case_cap, p->case_count, sizeof *p->cases))
+            return;
+        struct vp_case *c = &p->cases[p->case_count++];
+        memset(c, 0, sizeof *c);
+        c->need = 1;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const struct vp_insn *in = &p->insns[first + k];
+        struct vp_case *c = &p->cases[base + ((uint64_t)in->x - (uint64_t)lo)];
+        c->bits = in->bits;
+        c->need = in->bits ? in->bits : 1;
+        c->fields = in->fields;
+        if (in->b) {
+            const struct vp_group *g = &p->groups[in->a];
+            c->off = g->off;
+            c->add = g->add;
+            c->flip = g->flip;
+            c->carries = g->carries;
+        }
+    }
+    struct vp_insn *in = &p->insns[first];
+    memset(in, 0, sizeof *in);
+    in->code = VP_SELECT_RUN;
+    in->a = base;
+    in->c = (uint32_t)slot;
+    in->d = size;
+    in->x = lo;
+    p->insn_count = first + 1;
+}
+
 static uint32_t vp_try_switch(struct vp_builder *b, uint32_t i, uint32_t end, unsigned level)
 {
     const bitsift_schema *s = b->s;
@@ -1333,6 +1409,8 @@ static uint32_t vp_try_switch(struct vp_builder *b, uint32_t i, uint32_t end, un
         vp_if(b, k, level);
         all_cond = vp_label(b) == at + 1 && p->insns[at].code == VP_COND_RUN;
     }
+    if (!b->failed && all_cond)
+        vp_select_run(b, insns, n, lo, hi, slot);
     if (b->failed || all_cond)
         return j;
     p->insn_count = insns, p->group_count = groups, p->store_count = stores;
@@ -1655,6 +1733,7 @@ void schema_validate_free(struct validate_program *p)
     free(p->groups);
     free(p->stores);
     free(p->table);
+    free(p->cases);
     free(p->entry);
     free(p);
 }

@@ -116,7 +116,13 @@ static const char tail_schema[] =
     "packet i { O xs[3]; object_index(7, 300) y; }\n"
     "packet j { bool g[3] sparse(flags); int(0, 1) h[6] sparse(sentinel); bool k[2] sparse(indices); }\n"
     "packet k { compressed_float(0, 5, 1) c; string(3) s; }\n"
-    "packet l { int(0, 2) n; check(7); float x[n]; double y; }\n";
+    "packet l { int(0, 2) n; check(7); float x[n]; double y; }\n"
+    "packet m { int(0, 9) k; if (k == 2) { int(0, 5) a; } if (k == 4) { bool b; }\n"
+    "           if (k == 7) { int(0, 100) c; bits(3) d; } }\n"
+    "packet n { int(0, 3) k; if (k == 1) { compressed_float(0, 1000, 0.001) a;\n"
+    "           compressed_float(0, 1000, 0.001) b; compressed_float(0, 1000, 0.001) c; }\n"
+    "           if (k == 2) { bool z; } if (k == 3) { int(0, 2) y; } }\n"
+    "packet o { bool f; if (f) { int(0, 9) a; int(0, 9) b; } int(1, 3) e; }\n";
 
 /* Nothing but runs that check nothing (the program then has no group). */
 static const char bools_schema[] =
