@@ -10,37 +10,46 @@
  * the decoder recurses. Validation needs none of that, only the decision
  * and the number of bits and fields. So the program has
  *   - no structs: their bodies are inlined where they are used;
- *   - leaf runs: consecutive fields whose check is "a raw value of w bits
- *     lies in a range" become one VP_RUN, one bounds test for all of them,
- *     then a load, two shifts and one compare per field that can fail;
- *     fields that cannot fail (bools, bits, floats, an int(0, 2^k - 1),
- *     smallest-three components) cost nothing but their bits;
+ *   - runs: consecutive fields whose check is "a raw value of w bits lies
+ *     in a range" are one op with one bounds test; their range checks are
+ *     packed several to a 64-bit load (struct vp_group), and fields that
+ *     cannot fail (bools, bits, floats, int(0, 2^k - 1), smallest-three
+ *     components) cost nothing but their bits;
+ *   - the relative encodings (object index, int/sequence/ack relative)
+ *     read from one load each, without a loop over their ladder;
  *   - ifs as conditional jumps, the not-taken branch's slot defaults
- *     written as VP_SETs at the head of the other branch;
+ *     written as VP_SETs at the head of the other branch; but an if whose
+ *     body is one run is one op that reads the run and lets the condition
+ *     mask the outcome (VP_COND_RUN), and a chain of such ifs on one enum
+ *     value picks its run from a table (VP_SELECT_RUN): a condition on the
+ *     data is a branch the CPU guesses wrong half the time;
  *   - arrays as loops whose counters live in a small fixed array indexed
  *     by the loop's nesting level (known when the program is built);
  *   - slots written only by the fields that own one (a field has a slot
  *     only when some later field refers to it).
- * An if-else-if chain on one enum ("if (kind == a) ... if (kind == b)")
- * becomes one VP_SWITCH through a jump table.
+ * Dispatch is a computed goto where the compiler has one.
  *
- * Example, `struct E { enum K : int(0, 15) kind; float x; if (kind == 1)
- * int(0, 100) hp; }  E items[max 8];` compiles to:
+ * Example: `enum K : int(0, 15) { a, b, c, d, e }  struct E { K kind;
+ * float x; if (kind == b) { int(0, 100) hp; } if (kind == c) { bool
+ * open; } }` and the packet `{ E items[max 8]; bool f; if (f) { int(0, 9)
+ * n; int(0, 9) m; } }` compile to
  *
- *   0  LOOP_INLINE  level 0, count int(0, 8), none -> 5
- *   1  RUN          36 bits: check kind (4 bits) <= 4, store slot 0
- *   2  IF_EQ        slot 0 == 1, else -> 4
- *   3  RUN          7 bits: check hp <= 100
- *   4  LOOP_NEXT    level 0, again -> 1
- *   5  END
+ *   0  LOOP_INLINE  level 0: int(0, 8) elements; none: -> 4
+ *   1  RUN_STORE    36 bits; one group checks kind <= 4; kind -> slot 0
+ *   2  SELECT_RUN   slot 0 - 1 picks a case: 7 bits (hp <= 100), 1 bit,
+ *                   or nothing
+ *   3  LOOP_NEXT    level 0: again -> 1, else -> 4
+ *   4  RUN_STORE    1 bit; f -> slot 1
+ *   5  COND_RUN     when slot 1 != 0: 8 bits, n <= 9 and m <= 9
+ *   6  END
  *
  * Identical behaviour is the rule: the program accepts exactly the
  * packets the op interpreter accepts, with the same bits and field count.
- * It only decides; when it refuses, schema_decode runs the interpreter,
- * which refuses too and names the failure. (A shape the program would
- * get wrong is simply not built: the schema then always uses the
- * interpreter.) tests/schema/validate_diff.c and fuzz_packet compare the
- * two on every example and on mutated and random inputs.
+ * It only decides; when it refuses, schema_decode.c runs the interpreter,
+ * which refuses too and names the failure. (A shape the program does not
+ * handle is simply not built: the schema then always uses the
+ * interpreter.) tests/schema/validate_diff.c, fuzz_packet and fuzz_schema
+ * compare the two on every example, on mutated and on random inputs.
  *
  * Every read stays inside the packet exactly as the inline reader's
  * (lib/bitsift.h): a load from data only while it ends at or below
