@@ -1345,6 +1345,15 @@ static bool vp_switch_case(const bitsift_schema *s, uint32_t i, uint32_t end, in
 
 static void vp_if(struct vp_builder *b, uint32_t i, unsigned level);
 
+/* Whether ops[k] is one of the ifs of the chain [i, j) itself. */
+static bool vp_is_case_start(const bitsift_schema *s, uint32_t i, uint32_t j, uint32_t k)
+{
+    for (uint32_t c = i; c < j; c = s->ops[c].end)
+        if (c == k)
+            return true;
+    return false;
+}
+
 /* The n VP_COND_RUNs from insns[first] on, each on slots[slot] == its x
  * (lo..hi, distinct): when each checks at most one group, one
  * VP_SELECT_RUN with a table of their runs instead, so that an element
@@ -1411,8 +1420,15 @@ static uint32_t vp_try_switch(struct vp_builder *b, uint32_t i, uint32_t end, un
     /* Cases that are one run each are cheaper as VP_COND_RUNs, one after
      * the other, than as a jump the CPU mispredicts: try that first. */
     vp_label(b);
-    uint32_t insns = p->insn_count, groups = p->group_count, stores = p->store_count;
+    uint32_t insns = p->insn_count, groups = p->group_count, stores = p->store_count,
+             tables = p->table_count, cases = p->case_count;
     bool all_cond = n <= VP_CHAIN_MAX;
+    /* Only bodies without ifs or arrays can be one run: checking that
+     * first keeps nested chains from being compiled twice per level (which
+     * would take 2^depth times as long). */
+    for (uint32_t k = i; k < j && all_cond; k++)
+        all_cond = k == i || (s->ops[k].code != OP_IF && s->ops[k].code != OP_ARRAY) ||
+                   vp_is_case_start(s, i, j, k);
     for (uint32_t k = i; k < j && all_cond && !b->failed; k = s->ops[k].end) {
         uint32_t at = vp_label(b);
         vp_if(b, k, level);
@@ -1422,7 +1438,9 @@ static uint32_t vp_try_switch(struct vp_builder *b, uint32_t i, uint32_t end, un
         vp_select_run(b, insns, n, lo, hi, slot);
     if (b->failed || all_cond)
         return j;
+    /* Undo the attempt (everything it added is at the ends). */
     p->insn_count = insns, p->group_count = groups, p->store_count = stores;
+    p->table_count = tables, p->case_count = cases;
     uint32_t size = (uint32_t)((uint64_t)hi - (uint64_t)lo + 1), table = p->table_count;
     for (uint32_t k = 0; k < size; k++) {
         if (!vp_grow(b, (void **)&p->table, &b->table_cap, p->table_count, sizeof *p->table))
