@@ -1302,8 +1302,7 @@ static bitsift_error finish(struct decoder *d, bool ok, bitsift_result *res)
 bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t size,
                             unsigned flags, const bitsift_visitor *v, bitsift_result *res)
 {
-    /* Validation only: the validation program decides valid packets;
-     * the ops below name the failure of the others. */
+    /* Validation only (protocol detection): as in bitsift_decode. */
     if (!v && s->validate && !(flags & SCHEMA_DECODE_INTERPRETER) &&
         schema_validate(s, packet, size, flags, res))
         return BITSIFT_OK;
@@ -1360,6 +1359,13 @@ bitsift_error bitsift_decode(const bitsift_schema *s, const void *packet, size_t
         res->failure.why = "no schema or no packet";
         return res->status;
     }
-    return schema_decode(s, packet, size,
-                         flags & ~(SCHEMA_DECODE_NO_PATHS | SCHEMA_DECODE_INTERPRETER), v, res);
+    flags &= ~(SCHEMA_DECODE_NO_PATHS | SCHEMA_DECODE_INTERPRETER);
+    /* Validation only: the validation program (schema_validate.c) decides
+     * valid packets; the interpreter names the failure of the others. */
+    if (!v && s->validate) {
+        if (schema_validate(s, packet, size, flags, res))
+            return BITSIFT_OK;
+        flags |= SCHEMA_DECODE_INTERPRETER;
+    }
+    return schema_decode(s, packet, size, flags, v, res);
 }

@@ -10,37 +10,46 @@
  * the decoder recurses. Validation needs none of that, only the decision
  * and the number of bits and fields. So the program has
  *   - no structs: their bodies are inlined where they are used;
- *   - leaf runs: consecutive fields whose check is "a raw value of w bits
- *     lies in a range" become one VP_RUN, one bounds test for all of them,
- *     then a load, two shifts and one compare per field that can fail;
- *     fields that cannot fail (bools, bits, floats, an int(0, 2^k - 1),
- *     smallest-three components) cost nothing but their bits;
+ *   - runs: consecutive fields whose check is "a raw value of w bits lies
+ *     in a range" are one op with one bounds test; their range checks are
+ *     packed several to a 64-bit load (struct vp_group), and fields that
+ *     cannot fail (bools, bits, floats, int(0, 2^k - 1), smallest-three
+ *     components) cost nothing but their bits;
+ *   - the relative encodings (object index, int/sequence/ack relative)
+ *     read from one load each, without a loop over their ladder;
  *   - ifs as conditional jumps, the not-taken branch's slot defaults
- *     written as VP_SETs at the head of the other branch;
+ *     written as VP_SETs at the head of the other branch; but an if whose
+ *     body is one run is one op that reads the run and lets the condition
+ *     mask the outcome (VP_COND_RUN), and a chain of such ifs on one enum
+ *     value picks its run from a table (VP_SELECT_RUN): a condition on the
+ *     data is a branch the CPU guesses wrong half the time;
  *   - arrays as loops whose counters live in a small fixed array indexed
  *     by the loop's nesting level (known when the program is built);
  *   - slots written only by the fields that own one (a field has a slot
  *     only when some later field refers to it).
- * An if-else-if chain on one enum ("if (kind == a) ... if (kind == b)")
- * becomes one VP_SWITCH through a jump table.
+ * Dispatch is a computed goto where the compiler has one.
  *
- * Example, `struct E { enum K : int(0, 15) kind; float x; if (kind == 1)
- * int(0, 100) hp; }  E items[max 8];` compiles to:
+ * Example: `enum K : int(0, 15) { a, b, c, d, e }  struct E { K kind;
+ * float x; if (kind == b) { int(0, 100) hp; } if (kind == c) { bool
+ * open; } }` and the packet `{ E items[max 8]; bool f; if (f) { int(0, 9)
+ * n; int(0, 9) m; } }` compile to
  *
- *   0  LOOP_INLINE  level 0, count int(0, 8), none -> 5
- *   1  RUN          36 bits: check kind (4 bits) <= 4, store slot 0
- *   2  IF_EQ        slot 0 == 1, else -> 4
- *   3  RUN          7 bits: check hp <= 100
- *   4  LOOP_NEXT    level 0, again -> 1
- *   5  END
+ *   0  LOOP_INLINE  level 0: int(0, 8) elements; none: -> 4
+ *   1  RUN_STORE    36 bits; one group checks kind <= 4; kind -> slot 0
+ *   2  SELECT_RUN   slot 0 - 1 picks a case: 7 bits (hp <= 100), 1 bit,
+ *                   or nothing
+ *   3  LOOP_NEXT    level 0: again -> 1, else -> 4
+ *   4  RUN_STORE    1 bit; f -> slot 1
+ *   5  COND_RUN     when slot 1 != 0: 8 bits, n <= 9 and m <= 9
+ *   6  END
  *
  * Identical behaviour is the rule: the program accepts exactly the
  * packets the op interpreter accepts, with the same bits and field count.
- * It only decides; when it refuses, schema_decode runs the interpreter,
- * which refuses too and names the failure. (A shape the program would
- * get wrong is simply not built: the schema then always uses the
- * interpreter.) tests/schema/validate_diff.c and fuzz_packet compare the
- * two on every example and on mutated and random inputs.
+ * It only decides; when it refuses, schema_decode.c runs the interpreter,
+ * which refuses too and names the failure. (A shape the program does not
+ * handle is simply not built: the schema then always uses the
+ * interpreter.) tests/schema/validate_diff.c, fuzz_packet and fuzz_schema
+ * compare the two on every example, on mutated and on random inputs.
  *
  * Every read stays inside the packet exactly as the inline reader's
  * (lib/bitsift.h): a load from data only while it ends at or below
@@ -56,6 +65,9 @@ enum vp_code {
     VP_RUN,            /* `bits` bits, checked by groups[a, a + b) (b >= 1) */
     VP_RUN_STORE,      /* the same, any b, then the values stores[c, c + d) */
     VP_SKIP,           /* `bits` bits that need no check */
+    VP_RUN_NEXT,       /* VP_RUN, VP_RUN_STORE, VP_SKIP, then VP_LOOP_NEXT at */
+    VP_RUN_STORE_NEXT, /* `level`: back to x or on to y (one dispatch less */
+    VP_SKIP_NEXT,      /* per array element) */
     VP_SET,            /* slots[a] = x (a zero-bit field, a default, a reset) */
     VP_LEAF,           /* ops[a] through the library's readers */
     VP_ALIGN,          /* zero padding to the next byte */
@@ -64,10 +76,14 @@ enum vp_code {
     VP_INT_REL,        /* int_relative field: see vp_int_relative */
     VP_SEQ_REL,        /* sequence_relative field */
     VP_ACK_REL,        /* ack_relative field */
+    VP_COND_RUN,       /* a VP_RUN (or VP_SKIP) read only when slots[c] == x
+                          (kind 0) or != x (kind 1), without a branch */
     VP_IF_EQ,          /* on to the then branch when slots[a] == x, else to b */
     VP_IF_NE,          /* the same for slots[a] != x */
     VP_IF_EXPR,        /* the same for schema_eval(ops[a]) */
     VP_SWITCH,         /* slots[a] - x indexes table[c, c + d), else to b */
+    VP_SELECT_RUN,     /* slots[c] - x picks cases[a + k] (k < d), else
+                          cases[a + d] (nothing): one run, no branch */
     VP_JUMP,           /* to b */
     VP_LOOP_FIXED,     /* x elements */
     VP_LOOP_COUNTED,   /* slots[c] elements, at most x; none: to b */
@@ -125,6 +141,16 @@ struct vp_store {
     uint32_t slot;
 };
 
+/* One case of VP_SELECT_RUN: a run of `bits` bits with at most one group
+ * of checks (none: add = flip = carries = 0). `need` is what the fast
+ * path's bounds test adds to the position: the bits, at least 1, so that
+ * the one 8-byte load stays inside the packet. */
+struct vp_case {
+    uint64_t bits, need;
+    uint64_t add, flip, carries;
+    uint32_t off, fields;
+};
+
 /* Per nesting level of arrays: elements left, the last sparse index. */
 struct vp_loop {
     int64_t remaining, previous;
@@ -139,9 +165,12 @@ struct validate_program {
     struct vp_group *groups;
     struct vp_store *stores;
     uint32_t *table; /* VP_SWITCH targets */
+    struct vp_case *cases;
+    uint32_t case_count;
     uint32_t *entry; /* first insn of each packet type */
     uint32_t insn_count, group_count, store_count, table_count;
     unsigned type_width; /* bits of the packet type field */
+    uint32_t head_crc;   /* CRC32 of the protocol id and a zero CRC field */
 };
 
 /* ---- reading ------------------------------------------------------------- */
@@ -439,6 +468,76 @@ static bool vp_leaf(const bitsift_schema *s, bitsift_reader *r, const struct sch
 
 /* ---- the interpreter ------------------------------------------------------ */
 
+#if defined(__GNUC__)
+#define VP_INLINE inline __attribute__((always_inline))
+#else
+#define VP_INLINE inline
+#endif
+
+/* The checks of a run (groups[a, a + b), b >= 1) at `pos`, with one
+ * bounds test: straight from the packet when the whole run ends at or
+ * below fast_limit, else through the padded tail. */
+static VP_INLINE bool vp_run_checks(const struct validate_program *p, const struct vp_input *r,
+                                    const struct vp_insn *ip, uint64_t pos)
+{
+    uint64_t end = pos + ip->bits, bad = 0;
+    const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
+    if (BITSIFT_LIKELY(end <= r->fast_limit)) {
+        do {
+            uint64_t at = pos + g->off;
+            uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+        } while (++g < ge);
+    } else {
+        if (end > r->bit_limit)
+            return false;
+        do {
+            uint64_t w = vp_window(r, pos + g->off);
+            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+        } while (++g < ge);
+    }
+    return !bad;
+}
+
+/* The same for a run with values to keep (stores[c, c + d), d >= 1) and
+ * any number of groups. */
+static VP_INLINE bool vp_run_stores(const struct validate_program *p, const struct vp_input *r,
+                                    const struct vp_insn *ip, uint64_t pos, int64_t *slots)
+{
+    uint64_t end = pos + ip->bits, bad = 0;
+    const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
+    const struct vp_store *st = p->stores + ip->c, *se = st + ip->d;
+    if (BITSIFT_LIKELY(end <= r->fast_limit)) {
+        for (; g < ge; g++) {
+            uint64_t at = pos + g->off;
+            uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+        }
+        if (BITSIFT_UNLIKELY(bad))
+            return false;
+        do {
+            uint64_t at = pos + st->off;
+            uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) << st->shift >>
+                           st->shift;
+            slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+        } while (++st < se);
+        return true;
+    }
+    if (end > r->bit_limit)
+        return false;
+    for (; g < ge; g++) {
+        uint64_t w = vp_window(r, pos + g->off);
+        bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+    }
+    if (bad)
+        return false;
+    do {
+        uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
+        slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+    } while (++st < se);
+    return true;
+}
+
 /*
  * Dispatch is a computed goto where the compiler has it (one indirect jump
  * per op, each with its own prediction), a switch in a loop elsewhere.
@@ -447,21 +546,58 @@ static bool vp_leaf(const bitsift_schema *s, bitsift_reader *r, const struct sch
 #define VP_THREADED 1
 #endif
 
-static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, const struct vp_input *r,
-                    uint32_t entry, uint64_t *pos_io, uint64_t *fields_io, int64_t *slots)
+/*
+ * The framing around the program, as decode_packet reads it (the end
+ * check is the program's last op):
+ *
+ *   | prefix bytes | crc32 LE | int(0, types-1) | program ... | align | end check |
+ */
+bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, unsigned flags,
+                     bitsift_result *res)
 {
-    const struct vp_insn *const insns = p->insns;
-    const struct vp_insn *ip = insns + entry;
-    const uint8_t *const data = r->data;
-    const uint64_t fast_limit = r->fast_limit, bit_limit = r->bit_limit;
-    uint64_t pos = *pos_io, fields = 0;
+    const struct validate_program *p = s->validate;
+    const bitsift_framing *fr = &s->framing;
+    struct vp_input in;
+    const struct vp_input *const r = &in;
+    vp_input_init(&in, packet, size);
+    uint64_t pos = 0, fields = 0;
+    if (fr->prefix_bytes) {
+        if (fr->prefix_bytes > size)
+            return false;
+        pos = 8ull * fr->prefix_bytes;
+    }
+    if (fr->crc) {
+        uint64_t stored;
+        if (!vp_take(r, &pos, 32, &stored))
+            return false;
+        /* bitsift_packet_crc, with its constant 8-byte head precomputed:
+         * the protocol id and the CRC field taken as zero. */
+        size_t body = fr->prefix_bytes + 4u;
+        if (!(flags & BITSIFT_DECODE_NO_CRC) &&
+            bitsift_crc32(p->head_crc, (const uint8_t *)packet + body, size - body) !=
+                (uint32_t)stored)
+            return false;
+    }
+    uint64_t type = 0;
+    if (fr->num_types > 1 &&
+        (!vp_take(r, &pos, p->type_width, &type) || type > fr->num_types - 1))
+        return false;
+    int64_t slots[SCHEMA_MAX_SLOTS + 1];
+    for (uint32_t k = 0; k < s->slot_count; k++)
+        slots[k] = 0;
     struct vp_loop loops[VP_MAX_LEVELS];
+    const struct vp_insn *const insns = p->insns;
+    const struct vp_insn *ip = insns + p->entry[type];
+    const uint64_t bit_limit = r->bit_limit;
 
 #ifdef VP_THREADED
     static const void *const labels[VP_CODE_COUNT] = {
         [VP_RUN] = &&L_VP_RUN,
         [VP_RUN_STORE] = &&L_VP_RUN_STORE,
         [VP_SKIP] = &&L_VP_SKIP,
+        [VP_RUN_NEXT] = &&L_VP_RUN_NEXT,
+        [VP_RUN_STORE_NEXT] = &&L_VP_RUN_STORE_NEXT,
+        [VP_SKIP_NEXT] = &&L_VP_SKIP_NEXT,
         [VP_SET] = &&L_VP_SET,
         [VP_LEAF] = &&L_VP_LEAF,
         [VP_ALIGN] = &&L_VP_ALIGN,
@@ -470,10 +606,12 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
         [VP_INT_REL] = &&L_VP_INT_REL,
         [VP_SEQ_REL] = &&L_VP_SEQ_REL,
         [VP_ACK_REL] = &&L_VP_ACK_REL,
+        [VP_COND_RUN] = &&L_VP_COND_RUN,
         [VP_IF_EQ] = &&L_VP_IF_EQ,
         [VP_IF_NE] = &&L_VP_IF_NE,
         [VP_IF_EXPR] = &&L_VP_IF_EXPR,
         [VP_SWITCH] = &&L_VP_SWITCH,
+        [VP_SELECT_RUN] = &&L_VP_SELECT_RUN,
         [VP_JUMP] = &&L_VP_JUMP,
         [VP_LOOP_FIXED] = &&L_VP_LOOP_FIXED,
         [VP_LOOP_COUNTED] = &&L_VP_LOOP_COUNTED,
@@ -498,75 +636,51 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
         switch ((enum vp_code)ip->code) {
 #endif
     VP_CASE(VP_RUN) : {
-        /* One bounds test, then the groups: straight from the packet when
-         * the whole run ends at or below fast_limit. */
-        uint64_t end = pos + ip->bits, bad = 0;
-        const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
-        if (BITSIFT_LIKELY(end <= fast_limit)) {
-            do {
-                uint64_t at = pos + g->off;
-                uint64_t w = bitsift__load_le64(data + (at >> 3)) >> (at & 7);
-                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-            } while (++g < ge);
-        } else {
-            if (end > bit_limit)
-                return false;
-            do {
-                uint64_t w = vp_window(r, pos + g->off);
-                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-            } while (++g < ge);
-        }
-        if (BITSIFT_UNLIKELY(bad))
+        if (!vp_run_checks(p, r, ip, pos))
             return false;
-        pos = end;
+        pos += ip->bits;
         fields += ip->fields;
         ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_RUN_NEXT) : {
+        if (!vp_run_checks(p, r, ip, pos))
+            return false;
+        pos += ip->bits;
+        fields += ip->fields;
+        ip = insns + (--loops[ip->level].remaining ? ip->x : ip->y);
         VP_NEXT();
     }
     VP_CASE(VP_SKIP) : {
-        uint64_t end = pos + ip->bits;
-        if (end > bit_limit)
+        if (pos + ip->bits > bit_limit)
             return false;
-        pos = end;
+        pos += ip->bits;
         fields += ip->fields;
         ip++;
         VP_NEXT();
     }
+    VP_CASE(VP_SKIP_NEXT) : {
+        if (pos + ip->bits > bit_limit)
+            return false;
+        pos += ip->bits;
+        fields += ip->fields;
+        ip = insns + (--loops[ip->level].remaining ? ip->x : ip->y);
+        VP_NEXT();
+    }
     VP_CASE(VP_RUN_STORE) : {
-        uint64_t end = pos + ip->bits, bad = 0;
-        const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
-        const struct vp_store *st = p->stores + ip->c, *se = st + ip->d;
-        if (BITSIFT_LIKELY(end <= fast_limit)) {
-            for (; g < ge; g++) {
-                uint64_t at = pos + g->off;
-                uint64_t w = bitsift__load_le64(data + (at >> 3)) >> (at & 7);
-                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-            }
-            if (BITSIFT_UNLIKELY(bad))
-                return false;
-            do {
-                uint64_t at = pos + st->off;
-                uint64_t raw = bitsift__load_le64(data + (at >> 3)) >> (at & 7) << st->shift >>
-                               st->shift;
-                slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
-            } while (++st < se);
-        } else {
-            if (end > bit_limit)
-                return false;
-            for (; g < ge; g++) {
-                uint64_t w = vp_window(r, pos + g->off);
-                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-            }
-            if (bad)
-                return false;
-            do {
-                uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
-                slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
-            } while (++st < se);
-        }
-        pos = end;
+        if (!vp_run_stores(p, r, ip, pos, slots))
+            return false;
+        pos += ip->bits;
         fields += ip->fields;
         ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_RUN_STORE_NEXT) : {
+        if (!vp_run_stores(p, r, ip, pos, slots))
+            return false;
+        pos += ip->bits;
+        fields += ip->fields;
+        ip = insns + (--loops[ip->level].remaining ? ip->x : ip->y);
         VP_NEXT();
     }
     VP_CASE(VP_SET) : {
@@ -639,6 +753,30 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
         ip++;
         VP_NEXT();
     }
+    VP_CASE(VP_COND_RUN) : {
+        /* A condition on data is a branch the CPU guesses wrong half the
+         * time: where the run's loads stay inside the packet either way,
+         * check it always and let the condition mask the outcome. */
+        uint64_t taken = (uint64_t)((slots[ip->c] == ip->x) ^ ip->kind);
+        uint64_t mask = 0 - taken;
+        if (BITSIFT_LIKELY(pos + ip->bits <= r->fast_limit)) {
+            uint64_t bad = 0;
+            for (const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b; g < ge; g++) {
+                uint64_t at = pos + g->off;
+                uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+            }
+            if (BITSIFT_UNLIKELY(bad & mask))
+                return false;
+        } else if (taken) {
+            if (pos + ip->bits > bit_limit || (ip->b && !vp_run_checks(p, r, ip, pos)))
+                return false;
+        }
+        pos += ip->bits & mask;
+        fields += ip->fields & mask;
+        ip++;
+        VP_NEXT();
+    }
     VP_CASE(VP_IF_EQ) : {
         ip = slots[ip->a] == ip->x ? ip + 1 : insns + ip->b;
         VP_NEXT();
@@ -654,6 +792,24 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
     VP_CASE(VP_SWITCH) : {
         uint64_t k = (uint64_t)slots[ip->a] - (uint64_t)ip->x;
         ip = insns + (k < ip->d ? p->table[ip->c + k] : ip->b);
+        VP_NEXT();
+    }
+    VP_CASE(VP_SELECT_RUN) : {
+        uint64_t k = (uint64_t)slots[ip->c] - (uint64_t)ip->x;
+        const struct vp_case *c = p->cases + ip->a + (k < ip->d ? k : ip->d);
+        uint64_t at = pos + c->off, w;
+        if (BITSIFT_LIKELY(pos + c->need <= r->fast_limit)) {
+            w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+        } else {
+            if (pos + c->bits > bit_limit)
+                return false;
+            w = vp_window(r, at);
+        }
+        if (BITSIFT_UNLIKELY(((w + c->add) ^ w ^ c->flip) & c->carries))
+            return false;
+        pos += c->bits;
+        fields += c->fields;
+        ip++;
         VP_NEXT();
     }
     VP_CASE(VP_JUMP) : {
@@ -761,8 +917,17 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
         return false;
     }
     VP_CASE(VP_END) : {
-        *pos_io = pos;
-        *fields_io = fields;
+        if (flags & BITSIFT_DECODE_STRICT) {
+            /* bit_limit is a whole number of bytes: the padding is there. */
+            uint64_t pad, at = pos;
+            if (!vp_take(r, &at, (unsigned)(-pos & 7), &pad) || pad || (pos + 7) / 8 < size)
+                return false;
+        }
+        schema_result_init(res);
+        res->packet_type = (int)type;
+        res->packet_name = s->packets[type].name;
+        res->bits = pos;
+        res->fields = fields;
         return true;
     }
 #ifndef VP_THREADED
@@ -776,59 +941,6 @@ static bool vp_exec(const bitsift_schema *s, const struct validate_program *p, c
 #undef VP_CASE
 #undef VP_NEXT
     return false; /* not reached: every op jumps on or returns */
-}
-
-/*
- * The framing around the program, as decode_packet reads it:
- *
- *   | prefix bytes | crc32 LE | int(0, types-1) | program | align | end check |
- */
-bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, unsigned flags,
-                     bitsift_result *res)
-{
-    const struct validate_program *p = s->validate;
-    const bitsift_framing *fr = &s->framing;
-    struct vp_input r;
-    vp_input_init(&r, packet, size);
-    uint64_t pos = 0;
-    if (fr->prefix_bytes) {
-        if (fr->prefix_bytes > size)
-            return false;
-        pos = 8ull * fr->prefix_bytes;
-    }
-    if (fr->crc) {
-        uint64_t stored;
-        if (!vp_take(&r, &pos, 32, &stored))
-            return false;
-        if (!(flags & BITSIFT_DECODE_NO_CRC) &&
-            bitsift_packet_crc(fr, packet, size) != (uint32_t)stored)
-            return false;
-    }
-    uint64_t type = 0;
-    if (fr->num_types > 1 &&
-        (!vp_take(&r, &pos, p->type_width, &type) || type > fr->num_types - 1))
-        return false;
-    int64_t slots[SCHEMA_MAX_SLOTS + 1];
-    for (uint32_t k = 0; k < s->slot_count; k++)
-        slots[k] = 0;
-    uint64_t fields = 0;
-    if (!vp_exec(s, p, &r, p->entry[type], &pos, &fields, slots))
-        return false;
-    if (fr->end_check && !vp_check_marker(&r, &pos, fr->end_check_value))
-        return false;
-    if (flags & BITSIFT_DECODE_STRICT) {
-        /* bit_limit is a whole number of bytes: the padding is there. */
-        uint64_t pad;
-        uint64_t at = pos;
-        if (!vp_take(&r, &at, (unsigned)(-pos & 7), &pad) || pad || (pos + 7) / 8 < size)
-            return false;
-    }
-    schema_result_init(res);
-    res->packet_type = (int)type;
-    res->packet_name = s->packets[type].name;
-    res->bits = pos;
-    res->fields = fields;
-    return true;
 }
 
 bitsift_error bitsift__decode_interpreted(const bitsift_schema *s, const void *packet, size_t size,
@@ -870,7 +982,7 @@ struct vp_pending {
 struct vp_builder {
     const bitsift_schema *s;
     struct validate_program *p;
-    size_t insn_cap, group_cap, store_cap, table_cap, pend_cap;
+    size_t insn_cap, group_cap, store_cap, table_cap, pend_cap, case_cap;
     uint32_t run; /* the run that leaves join, VP_NONE */
     struct vp_pending *pend;
     uint32_t pend_count;
@@ -1229,6 +1341,61 @@ static bool vp_switch_case(const bitsift_schema *s, uint32_t i, uint32_t end, in
  * the others' slots, as the ifs it replaces would have.
  */
 #define VP_SWITCH_SPAN 64
+#define VP_CHAIN_MAX   8
+
+static void vp_if(struct vp_builder *b, uint32_t i, unsigned level);
+
+/* Whether ops[k] is one of the ifs of the chain [i, j) itself. */
+static bool vp_is_case_start(const bitsift_schema *s, uint32_t i, uint32_t j, uint32_t k)
+{
+    for (uint32_t c = i; c < j; c = s->ops[c].end)
+        if (c == k)
+            return true;
+    return false;
+}
+
+/* The n VP_COND_RUNs from insns[first] on, each on slots[slot] == its x
+ * (lo..hi, distinct): when each checks at most one group, one
+ * VP_SELECT_RUN with a table of their runs instead, so that an element
+ * pays for one case rather than for all of them. */
+static void vp_select_run(struct vp_builder *b, uint32_t first, uint32_t n, int64_t lo,
+                          int64_t hi, int32_t slot)
+{
+    struct validate_program *p = b->p;
+    for (uint32_t k = 0; k < n; k++)
+        if (p->insns[first + k].b > 1)
+            return;
+    uint32_t size = (uint32_t)((uint64_t)hi - (uint64_t)lo + 1), base = p->case_count;
+    for (uint32_t k = 0; k <= size; k++) {
+        if (!vp_grow(b, (void **)&p->cases, &b->case_cap, p->case_count, sizeof *p->cases))
+            return;
+        struct vp_case *c = &p->cases[p->case_count++];
+        memset(c, 0, sizeof *c);
+        c->need = 1;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const struct vp_insn *in = &p->insns[first + k];
+        struct vp_case *c = &p->cases[base + ((uint64_t)in->x - (uint64_t)lo)];
+        c->bits = in->bits;
+        c->need = in->bits ? in->bits : 1;
+        c->fields = in->fields;
+        if (in->b) {
+            const struct vp_group *g = &p->groups[in->a];
+            c->off = g->off;
+            c->add = g->add;
+            c->flip = g->flip;
+            c->carries = g->carries;
+        }
+    }
+    struct vp_insn *in = &p->insns[first];
+    memset(in, 0, sizeof *in);
+    in->code = VP_SELECT_RUN;
+    in->a = base;
+    in->c = (uint32_t)slot;
+    in->d = size;
+    in->x = lo;
+    p->insn_count = first + 1;
+}
 
 static uint32_t vp_try_switch(struct vp_builder *b, uint32_t i, uint32_t end, unsigned level)
 {
@@ -1250,6 +1417,30 @@ static uint32_t vp_try_switch(struct vp_builder *b, uint32_t i, uint32_t end, un
     if (n < 2 || (uint64_t)hi - (uint64_t)lo >= VP_SWITCH_SPAN || !vp_slot_ok(s, slot))
         return i;
     struct validate_program *p = b->p;
+    /* Cases that are one run each are cheaper as VP_COND_RUNs, one after
+     * the other, than as a jump the CPU mispredicts: try that first. */
+    vp_label(b);
+    uint32_t insns = p->insn_count, groups = p->group_count, stores = p->store_count,
+             tables = p->table_count, cases = p->case_count;
+    bool all_cond = n <= VP_CHAIN_MAX;
+    /* Only bodies without ifs or arrays can be one run: checking that
+     * first keeps nested chains from being compiled twice per level (which
+     * would take 2^depth times as long). */
+    for (uint32_t k = i; k < j && all_cond; k++)
+        all_cond = k == i || (s->ops[k].code != OP_IF && s->ops[k].code != OP_ARRAY) ||
+                   vp_is_case_start(s, i, j, k);
+    for (uint32_t k = i; k < j && all_cond && !b->failed; k = s->ops[k].end) {
+        uint32_t at = vp_label(b);
+        vp_if(b, k, level);
+        all_cond = vp_label(b) == at + 1 && p->insns[at].code == VP_COND_RUN;
+    }
+    if (!b->failed && all_cond)
+        vp_select_run(b, insns, n, lo, hi, slot);
+    if (b->failed || all_cond)
+        return j;
+    /* Undo the attempt (everything it added is at the ends). */
+    p->insn_count = insns, p->group_count = groups, p->store_count = stores;
+    p->table_count = tables, p->case_count = cases;
     uint32_t size = (uint32_t)((uint64_t)hi - (uint64_t)lo + 1), table = p->table_count;
     for (uint32_t k = 0; k < size; k++) {
         if (!vp_grow(b, (void **)&p->table, &b->table_cap, p->table_count, sizeof *p->table))
@@ -1329,6 +1520,20 @@ static void vp_if(struct vp_builder *b, uint32_t i, unsigned level)
     bool has_else = op->else_start < op->end || vp_has_defaults(s, i + 1, op->else_start);
     uint32_t over = has_else ? vp_emit(b, VP_JUMP, 0) : VP_NONE;
     vp_at(b, jump)->b = vp_label(b);
+    /* `if (flag) { a run }`: one op, no branch (VP_COND_RUN). */
+    const struct vp_insn *body = vp_at(b, jump + 1);
+    if (!has_else && !b->failed && b->p->insn_count == jump + 2 &&
+        (body->code == VP_RUN || body->code == VP_SKIP) && vp_at(b, jump)->code != VP_IF_EXPR) {
+        struct vp_insn *in = vp_at(b, jump);
+        struct vp_insn run = *body;
+        run.kind = in->code == VP_IF_NE;
+        run.c = in->a;
+        run.x = in->x;
+        run.code = VP_COND_RUN;
+        *in = run;
+        b->p->insn_count--;
+        return;
+    }
     if (has_else) {
         vp_defaults(b, i + 1, op->else_start);
         vp_range(b, op->else_start, op->end, level);
@@ -1519,6 +1724,34 @@ static void vp_thread_jumps(struct validate_program *p)
     }
 }
 
+/* A run right before the LOOP_NEXT of its element takes the loop step
+ * over (the LOOP_NEXT stays for the jumps that reach it). */
+static void vp_fuse_loop_steps(struct validate_program *p)
+{
+    for (uint32_t i = 0; i + 1 < p->insn_count; i++) {
+        struct vp_insn *run = &p->insns[i];
+        const struct vp_insn *next = run + 1;
+        if (next->code != VP_LOOP_NEXT)
+            continue;
+        switch (run->code) {
+        case VP_RUN:
+            run->code = VP_RUN_NEXT;
+            break;
+        case VP_RUN_STORE:
+            run->code = VP_RUN_STORE_NEXT;
+            break;
+        case VP_SKIP:
+            run->code = VP_SKIP_NEXT;
+            break;
+        default:
+            continue;
+        }
+        run->level = next->level;
+        run->x = next->b;
+        run->y = next->c;
+    }
+}
+
 void schema_validate_free(struct validate_program *p)
 {
     if (!p)
@@ -1527,6 +1760,7 @@ void schema_validate_free(struct validate_program *p)
     free(p->groups);
     free(p->stores);
     free(p->table);
+    free(p->cases);
     free(p->entry);
     free(p);
 }
@@ -1547,6 +1781,9 @@ struct validate_program *schema_validate_build(const bitsift_schema *s)
     b.p->type_width = bitsift_bits_required(0, (int64_t)fr->num_types - 1);
     b.p->entry = calloc(s->packet_count, sizeof *b.p->entry);
     b.failed = !b.p->entry;
+    /* Never NULL: runs index them even when they have no group or store. */
+    vp_grow(&b, (void **)&b.p->groups, &b.group_cap, 0, sizeof *b.p->groups);
+    vp_grow(&b, (void **)&b.p->stores, &b.store_cap, 0, sizeof *b.p->stores);
     for (uint32_t t = 0; t < s->packet_count && !b.failed; t++) {
         const struct schema_packet *pk = &s->packets[t];
         const struct schema_op *root = pk->first_op < s->op_count ? &s->ops[pk->first_op] : NULL;
@@ -1557,6 +1794,8 @@ struct validate_program *schema_validate_build(const bitsift_schema *s)
         }
         b.p->entry[t] = vp_label(&b);
         vp_range(&b, pk->first_op + 1, root->end, 0);
+        if (fr->end_check) /* part of the framing: not a field */
+            vp_at(&b, vp_emit(&b, VP_CHECK, 0))->x = fr->end_check_value;
         vp_emit(&b, VP_END, 0);
     }
     free(b.pend);
@@ -1565,5 +1804,11 @@ struct validate_program *schema_validate_build(const bitsift_schema *s)
         return NULL;
     }
     vp_thread_jumps(b.p);
+    vp_fuse_loop_steps(b.p);
+    /* bitsift_packet_crc starts every packet's CRC with the same 8 bytes. */
+    uint8_t head[8] = {0};
+    for (int k = 0; k < 4; k++)
+        head[k] = (uint8_t)(fr->protocol_id >> (8 * k));
+    b.p->head_crc = bitsift_crc32(0, head, sizeof head);
     return b.p;
 }

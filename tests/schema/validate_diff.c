@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "schema_internal.h"
 
@@ -116,7 +117,42 @@ static const char tail_schema[] =
     "packet i { O xs[3]; object_index(7, 300) y; }\n"
     "packet j { bool g[3] sparse(flags); int(0, 1) h[6] sparse(sentinel); bool k[2] sparse(indices); }\n"
     "packet k { compressed_float(0, 5, 1) c; string(3) s; }\n"
-    "packet l { int(0, 2) n; check(7); float x[n]; double y; }\n";
+    "packet l { int(0, 2) n; check(7); float x[n]; double y; }\n"
+    "packet m { int(0, 9) k; if (k == 2) { int(0, 5) a; } if (k == 4) { bool b; }\n"
+    "           if (k == 7) { int(0, 100) c; bits(3) d; } }\n"
+    "packet n { int(0, 3) k; if (k == 1) { compressed_float(0, 1000, 0.001) a;\n"
+    "           compressed_float(0, 1000, 0.001) b; compressed_float(0, 1000, 0.001) c; }\n"
+    "           if (k == 2) { bool z; } if (k == 3) { int(0, 2) y; } }\n"
+    "packet o { bool f; if (f) { int(0, 9) a; int(0, 9) b; } int(1, 3) e; }\n";
+
+/* Nothing but runs that check nothing (the program then has no group). */
+static const char bools_schema[] =
+    "protocol bools { id 9; crc off; end_check off; }\n"
+    "packet a { bool x; if (x) bool y; bits(3) z; if (!x) { bool w; bits(9) v; } }\n";
+
+/* Ifs on one value nested DEEP_CHAIN levels deep, each level a chain of
+ * two: building the program must stay linear (an early builder compiled
+ * each level twice: 2^30 times the work). */
+#define DEEP_CHAIN 30
+
+static char *deep_chain_schema(void)
+{
+    size_t cap = 64 * 1024, n = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    n += (size_t)snprintf(text + n, cap - n, "protocol deep { id 3; crc off; end_check off; }\n"
+                                             "packet p {\n");
+    for (int d = 0; d < DEEP_CHAIN; d++)
+        n += (size_t)snprintf(text + n, cap - n, "    int(0, 3) k%d;\n", d);
+    for (int d = 0; d < DEEP_CHAIN; d++)
+        n += (size_t)snprintf(text + n, cap - n, "    if (k%d == 1) {\n", d);
+    n += (size_t)snprintf(text + n, cap - n, "    bool leaf;\n");
+    for (int d = DEEP_CHAIN - 1; d >= 0; d--)
+        n += (size_t)snprintf(text + n, cap - n, "    } if (k%d == 2) { bool y%d; }\n", d, d);
+    snprintf(text + n, cap - n, "}\n");
+    return text;
+}
 
 static bitsift_schema *load(const char *file)
 {
@@ -449,6 +485,23 @@ int main(int argc, char **argv)
         test_schema("tail", x, true, per_type, mutated, random);
         bitsift_schema_free(x);
     }
+    x = bitsift_schema_compile(bools_schema, sizeof bools_schema - 1, "bools", &err);
+    tap(x != NULL, "the bools schema compiles%s%s", x ? "" : ": ", x ? "" : err.message);
+    if (x) {
+        test_schema("bools", x, true, per_type, mutated, random);
+        bitsift_schema_free(x);
+    }
+    char *deep = deep_chain_schema();
+    clock_t start = clock();
+    x = deep ? bitsift_schema_compile(deep, strlen(deep), "deep", &err) : NULL;
+    double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+    tap(x != NULL && seconds < 10, "%d nested if chains compile in %.3f s of CPU", DEEP_CHAIN,
+        seconds);
+    if (x) {
+        test_schema("deep", x, true, per_type, mutated, random);
+        bitsift_schema_free(x);
+    }
+    free(deep);
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
