@@ -1076,11 +1076,13 @@ static inline bool condition(const struct decoder *d, const struct schema_op *op
  * reported. */
 static bool visit_run(struct decoder *d, uint32_t first, uint32_t end)
 {
-    const struct schema_op *ops = d->s->ops;
-    for (uint32_t i = first; i < end;) {
-        const struct schema_op *op = &ops[i];
+    const struct schema_op *ops = d->s->ops, *op = ops + first, *stop = ops + end;
+    while (op < stop) {
         bool ok;
         switch ((enum visit_kind)op->visit) {
+        case VISIT_LEAF:
+            ok = read_leaf(d, op);
+            break;
         case VISIT_UINT:
             ok = visit_simple(d, op, VISIT_UINT);
             break;
@@ -1102,37 +1104,43 @@ static bool visit_run(struct decoder *d, uint32_t first, uint32_t end)
         case VISIT_STRUCT:
             if (!visit_struct(d, op))
                 return false;
-            i = op->end;
+            op = ops + op->end;
             continue;
         case VISIT_ARRAY:
             if (!read_array(d, op))
                 return false;
-            i = op->end;
+            op = ops + op->end;
             continue;
         case VISIT_IF: {
             bool taken = condition(d, op);
+            uint32_t i = (uint32_t)(op - ops);
             uint32_t sa = taken ? op->else_start : i + 1, sb = taken ? op->end : op->else_start;
             bool sets_slots = op->branch_slots & (taken ? 2 : 1);
             if (sa < sb && !skip_branch(d, sa, sb, sets_slots))
                 return false;
             if (!taken) {
-                i = op->else_start; /* the else branch ends where the if does */
+                op = ops + op->else_start; /* the else branch ends where the if does */
             } else if (op->else_start == op->end) {
-                i++; /* no else: the then branch ends where the if does */
+                op++; /* no else: the then branch ends where the if does */
             } else {
                 if (!visit_run(d, i + 1, op->else_start))
                     return false;
-                i = op->end;
+                op = ops + op->end;
             }
             continue;
         }
         default:
+            /* schema_prepare_visit gives every op one of the kinds above */
+#if defined(__GNUC__) || defined(__clang__)
+            __builtin_unreachable();
+#else
             ok = read_leaf(d, op);
             break;
+#endif
         }
         if (!ok)
             return false;
-        i++;
+        op++;
     }
     return true;
 }
