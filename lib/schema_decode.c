@@ -402,7 +402,7 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
     static const char names[5][16] = {"largest", "x", "y", "z", "w"};
     size_t len = d->path_len;
     if (d->paths && !op->element)
-        path_append_op(d, op);
+        path_append_quick(d, op);
     const char *qname = op->name;
     d->ev.depth++;
     bool ok = true;
@@ -576,13 +576,18 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
 }
 
 /* On failure the path names the leaf (an element's "[i]" is there). */
+static bool leaf_failed(struct decoder *d, const struct schema_op *op)
+{
+    if (d->paths && !op->element && !d->stopped)
+        path_append_op(d, op);
+    return false;
+}
+
 static bool read_leaf(struct decoder *d, const struct schema_op *op)
 {
     if (BITSIFT_LIKELY(read_leaf_value(d, op)))
         return true;
-    if (d->paths && !op->element && !d->stopped)
-        path_append_op(d, op);
-    return false;
+    return leaf_failed(d, op);
 }
 
 /* ---- leaves read in one step while visiting ----------------------------- */
@@ -648,6 +653,15 @@ void schema_prepare_visit(bitsift_schema *s)
         case OP_FLOAT:
             kind = VISIT_FLOAT;
             width = 32;
+            break;
+        case OP_OBJ_INDEX:
+            kind = VISIT_OBJECT_INDEX;
+            break;
+        case OP_CHECK:
+            kind = VISIT_CHECK;
+            break;
+        case OP_SMALLEST3:
+            kind = VISIT_QUATERNION;
             break;
         default:
             break;
@@ -750,6 +764,33 @@ static HOT_INLINE bool visit_simple(struct decoder *d, const struct schema_op *o
         break;
     }
     return leaf_done(d, op, at, as_int);
+}
+
+/* Leaves of the other common kinds while visiting: what read_leaf_value
+ * does for them, without its dispatch. */
+static HOT_INLINE bool visit_object_index(struct decoder *d, const struct schema_op *op)
+{
+    bitsift_reader *r = &d->r;
+    uint64_t at = r->bit_pos;
+    int64_t base = 0;
+    int32_t cur;
+    if (!base_of(d, op, INT32_MIN, INT32_MAX, &base) ||
+        !bitsift_read_object_index(r, (int32_t)base, op->max_objects, &cur))
+        return leaf_failed(d, op);
+    bitsift_value *v = value_start(d, BITSIFT_VALUE_INT);
+    v->i = cur;
+    return leaf_done(d, op, at, cur);
+}
+
+static HOT_INLINE bool visit_check(struct decoder *d, const struct schema_op *op)
+{
+    bitsift_reader *r = &d->r;
+    uint64_t at = r->bit_pos;
+    if (!bitsift_read_check(r, op->check))
+        return leaf_failed(d, op);
+    bitsift_value *v = value_start(d, BITSIFT_VALUE_UINT);
+    v->u = op->check;
+    return leaf_done(d, op, at, 0);
 }
 
 /* Any leaf while visiting. */
@@ -1100,6 +1141,15 @@ static bool visit_run(struct decoder *d, uint32_t first, uint32_t end)
             break;
         case VISIT_FLOAT:
             ok = visit_simple(d, op, VISIT_FLOAT);
+            break;
+        case VISIT_OBJECT_INDEX:
+            ok = visit_object_index(d, op);
+            break;
+        case VISIT_CHECK:
+            ok = visit_check(d, op);
+            break;
+        case VISIT_QUATERNION:
+            ok = read_smallest_three(d, op, d->r.bit_pos) || leaf_failed(d, op);
             break;
         case VISIT_STRUCT:
             if (!visit_struct(d, op))
