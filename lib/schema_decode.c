@@ -130,6 +130,19 @@ static void path_append_op(struct decoder *d, const struct schema_op *op)
  * visited packet, and snprintf costs more than the rest of the element. */
 static void path_index(struct decoder *d, int64_t index)
 {
+    if (index >= 0 && index < 100 && d->path_len + 5 <= sizeof d->path) {
+        /* Most arrays are short: "[7]" or "[42]" without a division. */
+        char *p = d->path + d->path_len;
+        size_t n = 0;
+        p[n++] = '[';
+        if (index >= 10)
+            p[n++] = (char)('0' + index / 10);
+        p[n++] = (char)('0' + index % 10);
+        p[n++] = ']';
+        p[n] = 0;
+        d->path_len += n;
+        return;
+    }
     char buf[24];
     char *p = buf + sizeof buf;
     uint64_t u = index < 0 ? 0 - (uint64_t)index : (uint64_t)index;
