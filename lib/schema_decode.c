@@ -8,10 +8,18 @@
  *   | prefix bytes | crc32 LE  | int(0, types-1) | packet body ops  | align | end check |
  *   +--------------+-----------+-----------------+------------------+-------+-----------+
  *
+ * Two walks over the ops: run() validates (no visitor: leaf runs, structs
+ * read through), visit_run() reports every field to a visitor. The
+ * visitor's walk hands the same bitsift_event to every callback, filling
+ * in only what changes, reads the simple leaves in one step each (see
+ * schema_prepare_visit) and falls back to read_leaf_value, which reads
+ * anything and reports failures exactly, whenever a leaf is not simple.
+ *
  * Field paths ("objects[3].position.y") are only built when a visitor
- * wants them. When a packet fails without a visitor, the decode is run a
- * second time with paths on to name the field: failures are rare, valid
- * packets pay nothing.
+ * wants them (not with BITSIFT_DECODE_NO_PATHS). When a packet fails
+ * without a visitor or without paths, the decode is run a second time
+ * with paths on to name the field: failures are rare, valid packets pay
+ * nothing.
  */
 #include <math.h>
 #include <stdio.h>
@@ -1208,6 +1216,9 @@ static bool visit_run(struct decoder *d, uint32_t first, uint32_t end)
     return true;
 }
 
+/* The ops [first, end). Without a visitor and without paths (d->fast)
+ * this validates; anything else is visit_run's (so the !fast cases
+ * below are only its former way, kept as the interpreter's shape). */
 static bool run(struct decoder *d, uint32_t first, uint32_t end)
 {
     if (!d->fast)
