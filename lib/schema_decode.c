@@ -8,10 +8,18 @@
  *   | prefix bytes | crc32 LE  | int(0, types-1) | packet body ops  | align | end check |
  *   +--------------+-----------+-----------------+------------------+-------+-----------+
  *
+ * Two walks over the ops: run() validates (no visitor: leaf runs, structs
+ * read through), visit_run() reports every field to a visitor. The
+ * visitor's walk hands the same bitsift_event to every callback, filling
+ * in only what changes, reads the simple leaves in one step each (see
+ * schema_prepare_visit) and falls back to read_leaf_value, which reads
+ * anything and reports failures exactly, whenever a leaf is not simple.
+ *
  * Field paths ("objects[3].position.y") are only built when a visitor
- * wants them. When a packet fails without a visitor, the decode is run a
- * second time with paths on to name the field: failures are rare, valid
- * packets pay nothing.
+ * wants them (not with BITSIFT_DECODE_NO_PATHS). When a packet fails
+ * without a visitor or without paths, the decode is run a second time
+ * with paths on to name the field: failures are rare, valid packets pay
+ * nothing.
  */
 #include <math.h>
 #include <stdio.h>
@@ -130,6 +138,19 @@ static void path_append_op(struct decoder *d, const struct schema_op *op)
  * visited packet, and snprintf costs more than the rest of the element. */
 static void path_index(struct decoder *d, int64_t index)
 {
+    if (index >= 0 && index < 100 && d->path_len + 5 <= sizeof d->path) {
+        /* Most arrays are short: "[7]" or "[42]" without a division. */
+        char *p = d->path + d->path_len;
+        size_t n = 0;
+        p[n++] = '[';
+        if (index >= 10)
+            p[n++] = (char)('0' + index / 10);
+        p[n++] = (char)('0' + index % 10);
+        p[n++] = ']';
+        p[n] = 0;
+        d->path_len += n;
+        return;
+    }
     char buf[24];
     char *p = buf + sizeof buf;
     uint64_t u = index < 0 ? 0 - (uint64_t)index : (uint64_t)index;
@@ -144,7 +165,7 @@ static void path_index(struct decoder *d, int64_t index)
     *--p = '[';
     size_t n = (size_t)(buf + sizeof buf - 1 - p);
     if (d->path_len + n + 1 <= sizeof d->path) {
-        memcpy(d->path + d->path_len, p, n + 1);
+        copy_name(d->path + d->path_len, p, n + 1);
         d->path_len += n;
     }
 }
@@ -157,12 +178,18 @@ static void path_truncate(struct decoder *d, size_t len)
 
 /* ---- events ----------------------------------------------------------------- */
 
-/* The event's path is the container's path. (Without paths path_len is
- * 0 and path stays "".) */
-static inline void event_path_here(struct decoder *d)
+/*
+ * Without paths nothing is ever written to `path` (path_len stays 0, and
+ * path "" for every event, as ev.path_len 0), so these do nothing then.
+ */
+
+/* The event's path is the container's path. */
+static HOT_INLINE void event_path_here(struct decoder *d)
 {
-    d->path[d->path_len] = 0;
-    d->ev.path_len = d->path_len;
+    if (d->paths) {
+        d->path[d->path_len] = 0;
+        d->ev.path_len = d->path_len;
+    }
 }
 
 /* The event's path is the container's path plus ".name", as
@@ -171,14 +198,14 @@ static inline void event_path_here(struct decoder *d)
 static inline void event_path_leaf(struct decoder *d, const char *name, size_t n)
 {
     size_t len = d->path_len;
-    if (d->paths) {
-        size_t dot = len ? 1 : 0;
-        if (BITSIFT_LIKELY(len + dot + n + 1 <= sizeof d->path)) {
-            char *p = d->path + len;
-            *p = '.';
-            copy_name(p + dot, name, n);
-            len += dot + n;
-        }
+    if (!d->paths)
+        return;
+    size_t dot = len ? 1 : 0;
+    if (BITSIFT_LIKELY(len + dot + n + 1 <= sizeof d->path)) {
+        char *p = d->path + len;
+        *p = '.';
+        copy_name(p + dot, name, n);
+        len += dot + n;
     }
     d->path[len] = 0;
     d->ev.path_len = len;
@@ -211,36 +238,31 @@ static bool emit_frame(struct decoder *d, event_fn cb, const char *name, int id,
     return deliver(d, cb);
 }
 
-/* A field event whose value is already in ev.value: the path gets
- * ".name" (or nothing for an array element, whose "[i]" is already
- * there) for the duration of the call. */
-static inline bool emit_leaf(struct decoder *d, bool element, int id, const char *name,
-                             size_t name_len, bitsift_field_type type, uint64_t bit,
-                             uint64_t bits, unsigned flags)
+/* event_path_leaf for a name also held zero-padded in 16 bytes (name16,
+ * NULL when the name is longer): one 16-byte move when the buffer has
+ * room for all of it. */
+static HOT_INLINE void event_path_name(struct decoder *d, const char *name, const char *name16,
+                                       size_t name_len)
 {
-    bitsift_event *ev = &d->ev;
-    ev->name = name;
-    ev->id = id;
-    ev->type = type;
-    ev->bit = bit;
-    ev->bits = bits;
-    ev->count = 0;
-    ev->flags = flags;
-    if (element)
-        event_path_here(d);
-    else
+    size_t len = d->path_len;
+    if (!d->paths)
+        return;
+    if (BITSIFT_LIKELY(name16 && len + 1 + 16 <= sizeof d->path)) {
+        size_t dot = len != 0;
+        char *p = d->path + len;
+        *p = '.';
+        memcpy(p + dot, name16, 16);
+        d->ev.path_len = len + dot + name_len;
+    } else {
         event_path_leaf(d, name, name_len);
-    return deliver(d, d->on_field);
+    }
 }
 
-/* An op's leaf event: its own id, name and type. The path gets ".name"
- * in one 16-byte move when the name is short and the buffer has room
- * for the whole move; else as emit_leaf makes it. */
+/* An op's leaf event: its own id, name and type. */
 static HOT_INLINE bool emit_op(struct decoder *d, const struct schema_op *op, uint64_t bit,
                                uint64_t bits, unsigned flags)
 {
     bitsift_event *ev = &d->ev;
-    size_t len = d->path_len, name_len = op->name_len;
     ev->name = op->name;
     ev->id = op->field;
     ev->type = (bitsift_field_type)op->type;
@@ -248,17 +270,19 @@ static HOT_INLINE bool emit_op(struct decoder *d, const struct schema_op *op, ui
     ev->bits = bits;
     ev->count = 0;
     ev->flags = flags;
-    if (BITSIFT_LIKELY(d->paths && op->visit_quick &&
-                       len + 1 + sizeof op->visit_name <= sizeof d->path)) {
-        size_t dot = len != 0;
-        char *p = d->path + len;
-        *p = '.';
-        memcpy(p + dot, op->visit_name, sizeof op->visit_name);
-        ev->path_len = len + dot + name_len;
-    } else if (op->element) {
-        event_path_here(d);
-    } else {
-        event_path_leaf(d, op->name, name_len);
+    if (d->paths) {
+        size_t len = d->path_len, name_len = op->name_len;
+        if (BITSIFT_LIKELY(op->visit_quick && len + 1 + 16 <= sizeof d->path)) {
+            size_t dot = len != 0;
+            char *p = d->path + len;
+            *p = '.';
+            memcpy(p + dot, op->visit_name, 16);
+            ev->path_len = len + dot + name_len;
+        } else if (op->element) {
+            event_path_here(d);
+        } else {
+            event_path_leaf(d, op->name, name_len);
+        }
     }
     return deliver(d, d->on_field);
 }
@@ -356,6 +380,23 @@ static inline const char *enum_name(const bitsift_schema *s, int32_t enum_id, in
     return schema_enum_lookup(s, enum_id, value);
 }
 
+/* A part of a smallest-three quaternion (a plain, non-element leaf),
+ * value in ev.value. */
+static bool emit_part(struct decoder *d, int id, const char *name, size_t name_len,
+                      bitsift_field_type type, uint64_t bit, uint64_t bits, unsigned flags)
+{
+    bitsift_event *ev = &d->ev;
+    ev->name = name;
+    ev->id = id;
+    ev->type = type;
+    ev->bit = bit;
+    ev->bits = bits;
+    ev->count = 0;
+    ev->flags = flags;
+    event_path_name(d, name, name, name_len);
+    return deliver(d, d->on_field);
+}
+
 static bool read_smallest_three(struct decoder *d, const struct schema_op *op, uint64_t at)
 {
     uint64_t largest, raw[3];
@@ -378,10 +419,11 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
         sum += comp[k] * comp[k];
     }
     comp[largest] = sqrtf(sum < 1.0f ? 1.0f - sum : 0.0f);
-    static const char *const names[] = {"x", "y", "z", "w"};
+    /* The parts' names, zero-padded for event_path_name. */
+    static const char names[5][16] = {"largest", "x", "y", "z", "w"};
     size_t len = d->path_len;
     if (d->paths && !op->element)
-        path_append_op(d, op);
+        path_append_quick(d, op);
     const char *qname = op->name;
     d->ev.depth++;
     bool ok = true;
@@ -397,7 +439,7 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
         bitsift_value *v = value_start(d, BITSIFT_VALUE_UINT);
         v->u = largest;
         v->raw = 0;
-        ok = emit_leaf(d, false, op->field + 1, "largest", 7, BITSIFT_FIELD_BITS, at, 2, 0);
+        ok = emit_part(d, op->field + 1, names[0], 7, BITSIFT_FIELD_BITS, at, 2, 0);
         uint64_t bit = at + 2;
         for (int k = 0; k < 4 && ok; k++) {
             bool derived = (uint64_t)k == largest;
@@ -406,7 +448,7 @@ static bool read_smallest_three(struct decoder *d, const struct schema_op *op, u
             v->f = comp[k];
             v->raw = comp_raw[k];
             v->has_raw = !derived;
-            ok = emit_leaf(d, false, op->field + 2 + k, names[k], 1, BITSIFT_FIELD_FLOAT, bit,
+            ok = emit_part(d, op->field + 2 + k, names[k + 1], 1, BITSIFT_FIELD_FLOAT, bit,
                            derived ? 0 : op->width, derived ? BITSIFT_EVENT_DERIVED : 0);
             if (!derived)
                 bit += op->width;
@@ -555,13 +597,18 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
 }
 
 /* On failure the path names the leaf (an element's "[i]" is there). */
+static bool leaf_failed(struct decoder *d, const struct schema_op *op)
+{
+    if (d->paths && !op->element && !d->stopped)
+        path_append_op(d, op);
+    return false;
+}
+
 static bool read_leaf(struct decoder *d, const struct schema_op *op)
 {
     if (BITSIFT_LIKELY(read_leaf_value(d, op)))
         return true;
-    if (d->paths && !op->element && !d->stopped)
-        path_append_op(d, op);
-    return false;
+    return leaf_failed(d, op);
 }
 
 /* ---- leaves read in one step while visiting ----------------------------- */
@@ -627,6 +674,15 @@ void schema_prepare_visit(bitsift_schema *s)
         case OP_FLOAT:
             kind = VISIT_FLOAT;
             width = 32;
+            break;
+        case OP_OBJ_INDEX:
+            kind = VISIT_OBJECT_INDEX;
+            break;
+        case OP_CHECK:
+            kind = VISIT_CHECK;
+            break;
+        case OP_SMALLEST3:
+            kind = VISIT_QUATERNION;
             break;
         default:
             break;
@@ -729,6 +785,33 @@ static HOT_INLINE bool visit_simple(struct decoder *d, const struct schema_op *o
         break;
     }
     return leaf_done(d, op, at, as_int);
+}
+
+/* Leaves of the other common kinds while visiting: what read_leaf_value
+ * does for them, without its dispatch. */
+static HOT_INLINE bool visit_object_index(struct decoder *d, const struct schema_op *op)
+{
+    bitsift_reader *r = &d->r;
+    uint64_t at = r->bit_pos;
+    int64_t base = 0;
+    int32_t cur;
+    if (!base_of(d, op, INT32_MIN, INT32_MAX, &base) ||
+        !bitsift_read_object_index(r, (int32_t)base, op->max_objects, &cur))
+        return leaf_failed(d, op);
+    bitsift_value *v = value_start(d, BITSIFT_VALUE_INT);
+    v->i = cur;
+    return leaf_done(d, op, at, cur);
+}
+
+static HOT_INLINE bool visit_check(struct decoder *d, const struct schema_op *op)
+{
+    bitsift_reader *r = &d->r;
+    uint64_t at = r->bit_pos;
+    if (!bitsift_read_check(r, op->check))
+        return leaf_failed(d, op);
+    bitsift_value *v = value_start(d, BITSIFT_VALUE_UINT);
+    v->u = op->check;
+    return leaf_done(d, op, at, 0);
 }
 
 /* Any leaf while visiting. */
@@ -1055,11 +1138,13 @@ static inline bool condition(const struct decoder *d, const struct schema_op *op
  * reported. */
 static bool visit_run(struct decoder *d, uint32_t first, uint32_t end)
 {
-    const struct schema_op *ops = d->s->ops;
-    for (uint32_t i = first; i < end;) {
-        const struct schema_op *op = &ops[i];
+    const struct schema_op *ops = d->s->ops, *op = ops + first, *stop = ops + end;
+    while (op < stop) {
         bool ok;
         switch ((enum visit_kind)op->visit) {
+        case VISIT_LEAF:
+            ok = read_leaf(d, op);
+            break;
         case VISIT_UINT:
             ok = visit_simple(d, op, VISIT_UINT);
             break;
@@ -1078,44 +1163,62 @@ static bool visit_run(struct decoder *d, uint32_t first, uint32_t end)
         case VISIT_FLOAT:
             ok = visit_simple(d, op, VISIT_FLOAT);
             break;
+        case VISIT_OBJECT_INDEX:
+            ok = visit_object_index(d, op);
+            break;
+        case VISIT_CHECK:
+            ok = visit_check(d, op);
+            break;
+        case VISIT_QUATERNION:
+            ok = read_smallest_three(d, op, d->r.bit_pos) || leaf_failed(d, op);
+            break;
         case VISIT_STRUCT:
             if (!visit_struct(d, op))
                 return false;
-            i = op->end;
+            op = ops + op->end;
             continue;
         case VISIT_ARRAY:
             if (!read_array(d, op))
                 return false;
-            i = op->end;
+            op = ops + op->end;
             continue;
         case VISIT_IF: {
             bool taken = condition(d, op);
+            uint32_t i = (uint32_t)(op - ops);
             uint32_t sa = taken ? op->else_start : i + 1, sb = taken ? op->end : op->else_start;
             bool sets_slots = op->branch_slots & (taken ? 2 : 1);
             if (sa < sb && !skip_branch(d, sa, sb, sets_slots))
                 return false;
             if (!taken) {
-                i = op->else_start; /* the else branch ends where the if does */
+                op = ops + op->else_start; /* the else branch ends where the if does */
             } else if (op->else_start == op->end) {
-                i++; /* no else: the then branch ends where the if does */
+                op++; /* no else: the then branch ends where the if does */
             } else {
                 if (!visit_run(d, i + 1, op->else_start))
                     return false;
-                i = op->end;
+                op = ops + op->end;
             }
             continue;
         }
         default:
+            /* schema_prepare_visit gives every op one of the kinds above */
+#if defined(__GNUC__) || defined(__clang__)
+            __builtin_unreachable();
+#else
             ok = read_leaf(d, op);
             break;
+#endif
         }
         if (!ok)
             return false;
-        i++;
+        op++;
     }
     return true;
 }
 
+/* The ops [first, end). Without a visitor and without paths (d->fast)
+ * this validates; anything else is visit_run's (so the !fast cases
+ * below are only its former way, kept as the interpreter's shape). */
 static bool run(struct decoder *d, uint32_t first, uint32_t end)
 {
     if (!d->fast)
@@ -1163,9 +1266,16 @@ static bool run(struct decoder *d, uint32_t first, uint32_t end)
 
 /* ---- framing and the entry points --------------------------------------------- */
 
-static bool framing_event(struct decoder *d, const char *name, bitsift_field_type type,
+/* The framing fields, in the order of framing_names. */
+enum framing_field { FRAMING_PREFIX, FRAMING_CRC, FRAMING_TYPE, FRAMING_END_CHECK };
+/* Their names, zero-padded for event_path_name. */
+static const char framing_names[4][16] = {"prefix", "crc", "type", "end_check"};
+
+static bool framing_event(struct decoder *d, enum framing_field which, bitsift_field_type type,
                           uint64_t at, const bitsift_value *v)
 {
+    static const uint8_t name_len[4] = {6, 3, 4, 9};
+    const char *name = framing_names[which];
     if (!WANT_FIELDS(d))
         return true;
     bitsift_event *ev = &d->ev;
@@ -1177,7 +1287,7 @@ static bool framing_event(struct decoder *d, const char *name, bitsift_field_typ
     ev->bits = d->r.bit_pos - at;
     ev->count = 0;
     ev->flags = BITSIFT_EVENT_FRAMING;
-    event_path_leaf(d, name, strlen(name));
+    event_path_name(d, name, name, name_len[which]);
     return deliver(d, d->on_field);
 }
 
@@ -1194,6 +1304,7 @@ static bool decode_packet(struct decoder *d, const void *packet, size_t size, un
     d->on_leave = vis ? vis->leave : NULL;
     d->ctx = vis ? vis->ctx : NULL;
     d->ev.path = d->path;
+    d->ev.path_len = 0;
     d->ev.depth = 0;
     d->ev.index = -1;
     uint64_t at = 0;
@@ -1207,7 +1318,7 @@ static bool decode_packet(struct decoder *d, const void *packet, size_t size, un
             return false;
         v.kind = BITSIFT_VALUE_BYTES;
         v.size = fr->prefix_bytes;
-        if (!framing_event(d, "prefix", BITSIFT_FIELD_PREFIX, 0, &v))
+        if (!framing_event(d, FRAMING_PREFIX, BITSIFT_FIELD_PREFIX, 0, &v))
             return false;
     }
     if (fr->crc) {
@@ -1226,7 +1337,7 @@ static bool decode_packet(struct decoder *d, const void *packet, size_t size, un
         v.kind = BITSIFT_VALUE_UINT;
         v.u = stored;
         v.data = NULL, v.size = 0;
-        if (!framing_event(d, "crc", BITSIFT_FIELD_CRC, at, &v))
+        if (!framing_event(d, FRAMING_CRC, BITSIFT_FIELD_CRC, at, &v))
             return false;
     }
     int64_t type = 0;
@@ -1242,7 +1353,7 @@ static bool decode_packet(struct decoder *d, const void *packet, size_t size, un
         v.kind = BITSIFT_VALUE_ENUM;
         v.i = type;
         v.name = res->packet_name;
-        if (!framing_event(d, "type", BITSIFT_FIELD_PACKET_TYPE, at, &v))
+        if (!framing_event(d, FRAMING_TYPE, BITSIFT_FIELD_PACKET_TYPE, at, &v))
             return false;
     }
     where = NULL;
@@ -1257,7 +1368,7 @@ static bool decode_packet(struct decoder *d, const void *packet, size_t size, un
         v.kind = BITSIFT_VALUE_UINT;
         v.u = fr->end_check_value;
         v.name = NULL;
-        if (!framing_event(d, "end_check", BITSIFT_FIELD_END_CHECK, at, &v))
+        if (!framing_event(d, FRAMING_END_CHECK, BITSIFT_FIELD_END_CHECK, at, &v))
             return false;
     }
     if (flags & BITSIFT_DECODE_STRICT) {

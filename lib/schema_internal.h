@@ -166,6 +166,9 @@ enum visit_kind {
     VISIT_ENUM,   /* dense enum inside its range: i = min + raw, and its name */
     VISIT_CFLOAT, /* f = the dequantized raw, raw kept */
     VISIT_FLOAT,  /* f = the 32 raw bits */
+    VISIT_OBJECT_INDEX,
+    VISIT_CHECK,
+    VISIT_QUATERNION, /* smallest three */
     VISIT_STRUCT,
     VISIT_ARRAY,
     VISIT_IF

@@ -35,24 +35,36 @@ struct bitsift_tree {
     size_t nall, capall;
     int packet_type;
     bitsift_node *root;
+    /* Per schema field: how many children a decoded struct of that field
+     * can have (its fields in the schema), so that a decode sizes its
+     * child array once. NULL without memory: arrays then grow. */
+    uint32_t *kid_cap;
 };
 
 #define ARENA_BLOCK 65536
 
-static void *arena_alloc(bitsift_tree *t, size_t size)
+/* A new block for arena_alloc. */
+static void *arena_alloc_block(bitsift_tree *t, size_t size)
+{
+    size_t want = size > ARENA_BLOCK ? size : ARENA_BLOCK;
+    struct arena_block *b = malloc(sizeof *b + want);
+    if (!b)
+        return NULL;
+    b->next = t->blocks;
+    b->used = size;
+    b->size = want;
+    t->blocks = b;
+    return b->data;
+}
+
+/* `size` bytes, 16-aligned, from the newest block (a decode asks for
+ * one node at a time: kept in line). */
+static inline void *arena_alloc(bitsift_tree *t, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
     struct arena_block *b = t->blocks;
-    if (!b || b->used + size > b->size) {
-        size_t want = size > ARENA_BLOCK ? size : ARENA_BLOCK;
-        b = malloc(sizeof *b + want);
-        if (!b)
-            return NULL;
-        b->next = t->blocks;
-        b->used = 0;
-        b->size = want;
-        t->blocks = b;
-    }
+    if (BITSIFT_UNLIKELY(!b || b->used + size > b->size))
+        return arena_alloc_block(t, size);
     void *p = b->data + b->used;
     b->used += size;
     return p;
@@ -77,6 +89,12 @@ bitsift_tree *bitsift_tree_create(const bitsift_schema *s)
         return NULL;
     t->schema = s;
     t->packet_type = -1;
+    t->kid_cap = calloc((size_t)s->field_count + 1, sizeof *t->kid_cap);
+    for (uint32_t i = 0; t->kid_cap && i < s->field_count; i++) {
+        int parent = s->fields[i].info.parent;
+        if (parent >= 0 && (uint32_t)parent < s->field_count)
+            t->kid_cap[parent]++;
+    }
     return t;
 }
 
@@ -89,6 +107,7 @@ void bitsift_tree_free(bitsift_tree *t)
         free(b);
     }
     free(t->all);
+    free(t->kid_cap);
     free(t);
 }
 
@@ -319,21 +338,6 @@ static bool add_kid(bitsift_tree *t, bitsift_node *parent, bitsift_node *kid)
     return true;
 }
 
-/* A decode adds names that live in the schema (which outlives the tree)
- * and are unique per struct: no copy and no search for them. */
-static bitsift_node *add_decoded(bitsift_tree *t, bitsift_node *parent, const char *name,
-                                 bitsift_node_kind kind)
-{
-    bitsift_node *n = new_node(t, kind);
-    if (!n)
-        return NULL;
-    if (parent->kind == BITSIFT_NODE_STRUCT)
-        n->name = name;
-    else
-        n->index = parent->nkids;
-    return add_kid(t, parent, n) ? n : NULL;
-}
-
 static bitsift_node *add(bitsift_tree *t, bitsift_node *parent, const char *name,
                          bitsift_node_kind kind)
 {
@@ -425,6 +429,70 @@ struct builder {
     bool failed; /* out of memory or over the node limit */
 };
 
+/* A child array sized up front holds at most this many: a hostile count
+ * must not make a few bits of packet claim a large block. */
+#define DECODED_KIDS_MAX 64
+
+/*
+ * add_decoded for a node made from an event, each member written once:
+ * a STRUCT parent names it (names live in the schema, which outlives
+ * the tree; an element has none), an ARRAY parent gives it its position
+ * until the event's index replaces it. `kids` is how many children to
+ * make room for now (0: the child array grows as they come).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline bitsift_node *decoded_node(bitsift_tree *t, bitsift_node *parent,
+                                         const bitsift_event *ev, bitsift_node_kind kind,
+                                         uint64_t kids)
+{
+    if (BITSIFT_UNLIKELY(t->nall >= BITSIFT_TREE_MAX_NODES))
+        return NULL;
+    if (BITSIFT_UNLIKELY(t->nall == t->capall)) {
+        size_t cap = t->capall ? t->capall * 2 : 256;
+        bitsift_node **bigger = realloc(t->all, cap * sizeof *bigger);
+        if (!bigger)
+            return NULL;
+        t->all = bigger;
+        t->capall = cap;
+    }
+    bitsift_node *n = arena_alloc(t, sizeof *n);
+    if (!n)
+        return NULL;
+    t->all[t->nall++] = n;
+    bool in_struct = parent->kind == BITSIFT_NODE_STRUCT;
+    n->kind = kind;
+    n->name = in_struct && ev->index < 0 ? ev->name : NULL;
+    n->index = ev->index >= 0 ? ev->index : in_struct ? -1 : (int64_t)parent->nkids;
+    n->field = ev->id;
+    n->bit = ev->bit;
+    n->nkids = 0;
+    n->capkids = 0;
+    n->kids = NULL;
+    if (kids) {
+        uint32_t cap = kids < DECODED_KIDS_MAX ? (uint32_t)kids : DECODED_KIDS_MAX;
+        n->kids = arena_alloc(t, cap * sizeof *n->kids);
+        if (!n->kids)
+            return NULL;
+        n->capkids = cap;
+    }
+    if (BITSIFT_UNLIKELY(parent->nkids == parent->capkids)) {
+        if (!add_kid(t, parent, n))
+            return NULL;
+    } else {
+        parent->kids[parent->nkids++] = n;
+        n->parent = parent;
+    }
+    return n;
+}
+
+/* Room for the children of a struct of field `id`. */
+static uint32_t struct_kids(const bitsift_tree *t, int id)
+{
+    return t->kid_cap && id >= 0 && (uint32_t)id < t->schema->field_count ? t->kid_cap[id] : 0;
+}
+
 static bool build_enter(void *ctx, const bitsift_event *ev)
 {
     struct builder *b = ctx;
@@ -435,17 +503,24 @@ static bool build_enter(void *ctx, const bitsift_event *ev)
             return !(b->failed = true);
         b->current = t->root;
         t->root->bit = ev->bit;
+        uint32_t cap = struct_kids(t, ev->id);
+        if (cap) {
+            cap = cap < DECODED_KIDS_MAX ? cap : DECODED_KIDS_MAX;
+            t->root->kids = arena_alloc(t, cap * sizeof *t->root->kids);
+            if (!t->root->kids)
+                return !(b->failed = true);
+            t->root->capkids = cap;
+        }
         return true;
     }
-    bitsift_node *n = add_decoded(t, b->current, ev->index >= 0 ? NULL : ev->name,
-                                  ev->type == BITSIFT_FIELD_ARRAY ? BITSIFT_NODE_ARRAY
-                                                                  : BITSIFT_NODE_STRUCT);
+    bool array = ev->type == BITSIFT_FIELD_ARRAY;
+    bitsift_node *n =
+        decoded_node(t, b->current, ev, array ? BITSIFT_NODE_ARRAY : BITSIFT_NODE_STRUCT,
+                     array ? ev->count : struct_kids(t, ev->id));
     if (!n)
         return !(b->failed = true);
-    if (ev->index >= 0)
-        n->index = ev->index;
-    n->field = ev->id;
-    n->bit = ev->bit;
+    n->bits = 0;
+    memset(&n->value, 0, sizeof n->value);
     b->current = n;
     return true;
 }
@@ -457,23 +532,19 @@ static bool build_field(void *ctx, const bitsift_event *ev)
         return true;
     if (ev->type == BITSIFT_FIELD_ALIGN || ev->type == BITSIFT_FIELD_CHECK)
         return true;
-    bitsift_node *n = add_decoded(b->t, b->current, ev->index >= 0 ? NULL : ev->name,
-                                  BITSIFT_NODE_VALUE);
+    bitsift_node *n = decoded_node(b->t, b->current, ev, BITSIFT_NODE_VALUE, 0);
     if (!n)
         return !(b->failed = true);
+    n->bits = ev->bits;
     /* Bytes and strings point into the packet: copy them. Enum names
      * live in the schema: keep the pointer. */
     if (ev->value.kind == BITSIFT_VALUE_BYTES || ev->value.kind == BITSIFT_VALUE_STRING) {
+        memset(&n->value, 0, sizeof n->value);
         if (!bitsift_node_set_value(b->t, n, &ev->value))
             return !(b->failed = true);
     } else {
         n->value = ev->value;
     }
-    if (ev->index >= 0)
-        n->index = ev->index;
-    n->field = ev->id;
-    n->bit = ev->bit;
-    n->bits = ev->bits;
     return true;
 }
 
