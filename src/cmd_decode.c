@@ -37,9 +37,9 @@ static void text_header(struct decode_run *d, const struct input_packet *p,
         out_char(o, ' ');
         out_bytes(o, text, format_time_of_day(text, p->sec, p->nsec));
         out_char(o, ' ');
-        out_bytes(o, text, decap_format_address(p->src, text, sizeof text));
+        record_address(o, p->src);
         out_str(o, " > ");
-        out_bytes(o, text, decap_format_address(p->dst, text, sizeof text));
+        record_address(o, p->dst);
     } else {
         out_str(o, p->source);
     }

@@ -107,13 +107,17 @@ static const struct fields_text *enum_text(struct fields_key *key, const char *n
             return NULL;
     }
     struct fields_text *t = &key->enum_names[key->enum_count];
-    t->json = json_text(name, strlen(name), 0, &t->len);
+    t->from_len = strlen(name);
+    t->json = json_text(name, t->from_len, 0, &t->len);
     if (!t->json)
         return NULL;
     t->from = name;
     key->enum_count++;
     return t;
 }
+
+/* Indentation, copied FIELDS_KEY_COPY bytes at a time. */
+static const char spaces[FIELDS_KEY_COPY + 1] = "                                ";
 
 /* Copy a padded text (fields_text, key): one fixed move when it is short. */
 static inline char *put_padded(char *w, const char *text, size_t len)
@@ -302,13 +306,13 @@ static int json_member(struct fields_printer *p, const bitsift_event *ev, int is
 static void text_label(struct fields_printer *p, const bitsift_event *ev)
 {
     struct out *o = p->o;
-    size_t spaces = p->indent + 2u * (ev->depth ? ev->depth - 1 : 0);
-    char *room = spaces <= OUT_RESERVE_MAX ? out_reserve(o, spaces) : NULL;
+    size_t indent = p->indent + 2u * (ev->depth ? ev->depth - 1 : 0);
+    char *room = indent <= FIELDS_KEY_COPY ? out_reserve(o, FIELDS_KEY_COPY) : NULL;
     if (room) {
-        memset(room, ' ', spaces);
-        out_commit(o, spaces);
+        memcpy(room, spaces, FIELDS_KEY_COPY);
+        out_commit(o, indent);
     } else {
-        out_repeat(o, ' ', spaces);
+        out_repeat(o, ' ', indent);
     }
     if (ev->index >= 0) {
         out_char(o, '[');
@@ -394,6 +398,67 @@ static bool on_json_field(void *ctx, const bitsift_event *ev)
     return true;
 }
 
+/* The text of a value for people, at w, when it is a float, number, bool
+ * or (cached) enum; NULL for anything else. Checks and CRCs print in hex
+ * (fields_write_text_value). Writes at most TEXT_SCALAR_ROOM bytes. */
+#define TEXT_SCALAR_ROOM 64
+static inline char *text_scalar(char *w, struct fields_key *key, const bitsift_event *ev)
+{
+    const bitsift_value *v = &ev->value;
+    if (v->kind == BITSIFT_VALUE_FLOAT)
+        return w + format_float32(w, v->f);
+    if (ev->type == BITSIFT_FIELD_CHECK || ev->type == BITSIFT_FIELD_CRC ||
+        ev->type == BITSIFT_FIELD_END_CHECK)
+        return NULL;
+    if (v->kind == BITSIFT_VALUE_ENUM) {
+        if (!v->name)
+            return w + format_i64(w, v->i);
+        const struct fields_text *t = enum_text(key, v->name);
+        if (!t || t->len != t->from_len + 2 || t->from_len > FIELDS_KEY_COPY - 2)
+            return NULL; /* escaped in JSON: not the name as it is */
+        memcpy(w, t->json + 1, FIELDS_KEY_COPY); /* "name" padded: the name */
+        w += t->from_len;
+        memcpy(w, " (", 2);
+        w += 2 + format_i64(w + 2, v->i);
+        *w++ = ')';
+        return w;
+    }
+    if (v->kind == BITSIFT_VALUE_DOUBLE)
+        return w + format_float64(w, v->d);
+    return json_scalar(w, key, v); /* bool, integers: as in JSON */
+}
+
+/* "    name = value\n" in one reservation, for a named field with a short
+ * name whose value text_scalar takes; false (nothing written) otherwise. */
+static inline bool text_fast_line(struct fields_printer *p, const bitsift_event *ev,
+                                  size_t indent)
+{
+    if (ev->index >= 0 || indent > FIELDS_KEY_COPY)
+        return false;
+    struct fields_key *key = key_for(p, ev);
+    if (!key || key->name_len > FIELDS_KEY_COPY - 1 || key->json_len != key->name_len + 3)
+        return false; /* the JSON key "name": holds the name as it is, padded */
+    char *start = out_reserve(p->o, 2 * FIELDS_KEY_COPY + 3 + TEXT_SCALAR_ROOM + 11);
+    if (!start)
+        return true; /* the output failed already */
+    char *w = start;
+    memcpy(w, spaces, FIELDS_KEY_COPY);
+    w += indent;
+    memcpy(w, key->json + 1, FIELDS_KEY_COPY);
+    w += key->name_len;
+    memcpy(w, " = ", 3);
+    w = text_scalar(w + 3, key, ev);
+    if (!w)
+        return false;
+    if (ev->flags & BITSIFT_EVENT_DERIVED) {
+        memcpy(w, " (derived)", 10);
+        w += 10;
+    }
+    *w++ = '\n';
+    out_commit(p->o, (size_t)(w - start));
+    return true;
+}
+
 static bool on_text_field(void *ctx, const bitsift_event *ev)
 {
     struct fields_printer *p = ctx;
@@ -401,6 +466,8 @@ static bool on_text_field(void *ctx, const bitsift_event *ev)
     /* Counts and indices show as the elements themselves; conditional
      * fields that were not sent are left out (bitsift dump shows them). */
     if (ev->flags & (BITSIFT_EVENT_ARRAY_META | BITSIFT_EVENT_ABSENT))
+        return true;
+    if (text_fast_line(p, ev, p->indent + 2u * (ev->depth ? ev->depth - 1 : 0)))
         return true;
     text_label(p, ev);
     out_str(o, " = ");

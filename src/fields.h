@@ -22,7 +22,8 @@
 
 struct fields_text {
     const char *from; /* the name it was made from */
-    char *json;       /* followed by FIELDS_KEY_COPY bytes of padding */
+    size_t from_len;
+    char *json; /* followed by FIELDS_KEY_COPY bytes of padding */
     size_t len;
 };
 

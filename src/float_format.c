@@ -26,7 +26,7 @@
  * exponent digits, trailing zeros dropped.
  *
  * Three ways to do that, fastest first:
- *   - format_common_float32: floats from about 1e-9 to 2^24 (what packets
+ *   - format_common_float32: floats from 2^-29 to 2^22, about 1.9e-9 to 4.2e6 (what packets
  *     hold), D a power of two and N < 2^64, without loops or branches on
  *     the value (a capture's values defeat branch prediction);
  *   - shortest_g: any float or double whose N fits in 124 bits and D in
@@ -474,7 +474,7 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define FAST_FLOAT32 1
 /*
- * The common floats (about 1e-9 to 2^24) without loops or data-dependent
+ * The common floats (2^-29 to 2^22, about 1.9e-9 to 4.2e6) without loops or data-dependent
  * branches, which the varied values of a capture would mispredict:
  * q + r / 2^shift = v * 10^k with q of exactly 9 digits; the roundings to
  * 6, 7, 8 and 9 digits are all tried and the first that reads back wins;

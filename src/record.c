@@ -89,9 +89,7 @@ static int same_address(const struct decap_address *a, const struct decap_addres
     return a->family == b->family && a->port == b->port && memcmp(a->ip, b->ip, sizeof a->ip) == 0;
 }
 
-/* "10.0.0.1:40000", from the cache when it holds the address (a capture
- * has few endpoints, and each packet prints two). */
-static void write_address(struct out *o, const struct decap_address *a)
+void record_address(struct out *o, const struct decap_address *a)
 {
     struct address_text *t = origin_cache.addresses;
     size_t count = sizeof origin_cache.addresses / sizeof origin_cache.addresses[0];
@@ -115,9 +113,9 @@ void record_json_origin(struct out *o, const struct input_packet *p)
         out_str(o, ",\"time\":\"");
         write_time(o, p->sec, p->nsec);
         out_str(o, "\",\"src\":\"");
-        write_address(o, p->src);
+        record_address(o, p->src);
         out_str(o, "\",\"dst\":\"");
-        write_address(o, p->dst);
+        record_address(o, p->dst);
         out_char(o, '"');
     }
     out_str(o, ",\"length\":");

@@ -14,6 +14,11 @@
  * (time, src and dst only for packets from a capture). No braces. */
 void record_json_origin(struct out *o, const struct input_packet *p);
 
+/* "10.0.0.1:40000" or "[2001:db8::1]:40000" (decap_format_address), from
+ * a cache of the endpoints met last: a capture has few, and each packet
+ * prints two. */
+void record_address(struct out *o, const struct decap_address *a);
+
 /* The reason of a failure: "raw value above range (expected <= 4, got 7)". */
 void record_reason(struct out *o, const bitsift_failure *f);
 

@@ -5,9 +5,9 @@
 # tshark. tests/cli/prepare-data.sh regenerates tests/cli/data.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture \
-	tests/cli/test-float-format
+	tests/cli/test-float-format tests/cli/test-fields
 TESTS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture \
-	tests/cli/test-float-format
+	tests/cli/test-float-format tests/cli/test-fields
 endif
 tests_cli_test_decap_SOURCES = tests/cli/test_decap.c src/decap.c
 tests_cli_test_decap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
@@ -29,6 +29,12 @@ tests_cli_test_float_format_SOURCES = tests/cli/test_float_format.c src/float_fo
 tests_cli_test_float_format_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_float_format_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cli_test_float_format_LDADD = lib/libbitsift.la $(CMOCKA_LIBS) -lm
+# The field printer's shortcuts against its plain path.
+tests_cli_test_fields_SOURCES = tests/cli/test_fields.c src/fields.c src/fields.h src/out.c \
+	src/out.h src/float_format.c src/float_format.h
+tests_cli_test_fields_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_cli_test_fields_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_cli_test_fields_LDADD = lib/libbitsift.la $(CMOCKA_LIBS) -lm
 EXTRA_PROGRAMS += tests/cli/float-exhaustive
 CLEANFILES += tests/cli/float-exhaustive
 tests_cli_float_exhaustive_SOURCES = tests/cli/float_exhaustive.c src/float_format.c \
