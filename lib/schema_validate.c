@@ -973,6 +973,12 @@ int bitsift__validate_program(const bitsift_schema *s, const void *packet, size_
 
 #define VP_NONE UINT32_MAX
 
+/* At most this many ops (64 bytes each). A schema has at most
+ * BITSIFT_SCHEMA_MAX_OPS ops, and the program about as many, but the
+ * defaults each case of a switch writes for the other cases' slots could
+ * add up to more. */
+#define VP_MAX_INSNS (1u << 18)
+
 /* A range check of the open run, before it joins a group. */
 struct vp_pending {
     uint32_t off, width;
@@ -1073,6 +1079,8 @@ static uint32_t vp_emit(struct vp_builder *b, enum vp_code code, uint32_t fields
 {
     vp_close_run(b);
     struct validate_program *p = b->p;
+    if (p->insn_count >= VP_MAX_INSNS)
+        b->failed = true; /* a schema that big keeps to the interpreter */
     if (!vp_grow(b, (void **)&p->insns, &b->insn_cap, p->insn_count, sizeof *p->insns))
         return VP_NONE;
     struct vp_insn *in = &p->insns[p->insn_count];
