@@ -65,9 +65,11 @@ enum vp_code {
     VP_RUN,            /* `bits` bits, checked by groups[a, a + b) (b >= 1) */
     VP_RUN_STORE,      /* the same, any b, then the values stores[c, c + d) */
     VP_SKIP,           /* `bits` bits that need no check */
-    VP_RUN_NEXT,       /* VP_RUN, VP_RUN_STORE, VP_SKIP, then VP_LOOP_NEXT at */
-    VP_RUN_STORE_NEXT, /* `level`: back to x or on to y (one dispatch less */
-    VP_SKIP_NEXT,      /* per array element) */
+    VP_RUN_NEXT,       /* VP_RUN, VP_RUN_STORE, VP_SKIP, VP_COND_RUN, */
+    VP_RUN_STORE_NEXT, /* VP_SELECT_RUN, then the VP_LOOP_NEXT of loop */
+    VP_SKIP_NEXT,      /* `level`: back to `again`, else on to `done` (one */
+    VP_COND_RUN_NEXT,  /* dispatch less per array element) */
+    VP_SELECT_RUN_NEXT,
     VP_SET,            /* slots[a] = x (a zero-bit field, a default, a reset) */
     VP_LEAF,           /* ops[a] through the library's readers */
     VP_ALIGN,          /* zero padding to the next byte */
@@ -109,7 +111,8 @@ struct vp_insn {
     uint32_t a, b, c, d;
     uint64_t bits;
     int64_t x, y;
-    uint64_t unused2[2]; /* 64 bytes: an index becomes an offset by a shift */
+    uint32_t again, done; /* the *_NEXT ops' loop step: back to again, or on */
+    uint64_t unused2;     /* 64 bytes: an index becomes an offset by a shift */
 };
 
 /*
@@ -538,6 +541,56 @@ static VP_INLINE bool vp_run_stores(const struct validate_program *p, const stru
     return true;
 }
 
+/* VP_COND_RUN: a condition on data is a branch the CPU guesses wrong
+ * half the time, so where the run's loads stay inside the packet either
+ * way, the run is checked always and the condition masks the outcome. */
+static VP_INLINE bool vp_cond_run(const struct validate_program *p, const struct vp_input *r,
+                                  const struct vp_insn *ip, uint64_t *pos, uint64_t *fields,
+                                  const int64_t *slots)
+{
+    uint64_t taken = (uint64_t)((slots[ip->c] == ip->x) ^ ip->kind);
+    uint64_t mask = 0 - taken;
+    if (BITSIFT_LIKELY(*pos + ip->bits <= r->fast_limit)) {
+        uint64_t bad = 0;
+        for (const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b; g < ge; g++) {
+            uint64_t at = *pos + g->off;
+            uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+        }
+        if (BITSIFT_UNLIKELY(bad & mask))
+            return false;
+    } else if (taken) {
+        if (*pos + ip->bits > r->bit_limit || (ip->b && !vp_run_checks(p, r, ip, *pos)))
+            return false;
+    }
+    *pos += ip->bits & mask;
+    *fields += ip->fields & mask;
+    return true;
+}
+
+/* VP_SELECT_RUN: the case of slots[c] - x, the last one ("nothing") when
+ * there is none, read and checked without a branch on the value. */
+static VP_INLINE bool vp_select_case(const struct validate_program *p, const struct vp_input *r,
+                                     const struct vp_insn *ip, uint64_t *pos, uint64_t *fields,
+                                     const int64_t *slots)
+{
+    uint64_t k = (uint64_t)slots[ip->c] - (uint64_t)ip->x;
+    const struct vp_case *c = p->cases + ip->a + (k < ip->d ? k : ip->d);
+    uint64_t at = *pos + c->off, w;
+    if (BITSIFT_LIKELY(*pos + c->need <= r->fast_limit)) {
+        w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+    } else {
+        if (*pos + c->bits > r->bit_limit)
+            return false;
+        w = vp_window(r, at);
+    }
+    if (BITSIFT_UNLIKELY(((w + c->add) ^ w ^ c->flip) & c->carries))
+        return false;
+    *pos += c->bits;
+    *fields += c->fields;
+    return true;
+}
+
 /*
  * Dispatch is a computed goto where the compiler has it (one indirect jump
  * per op, each with its own prediction), a switch in a loop elsewhere.
@@ -598,6 +651,8 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         [VP_RUN_NEXT] = &&L_VP_RUN_NEXT,
         [VP_RUN_STORE_NEXT] = &&L_VP_RUN_STORE_NEXT,
         [VP_SKIP_NEXT] = &&L_VP_SKIP_NEXT,
+        [VP_COND_RUN_NEXT] = &&L_VP_COND_RUN_NEXT,
+        [VP_SELECT_RUN_NEXT] = &&L_VP_SELECT_RUN_NEXT,
         [VP_SET] = &&L_VP_SET,
         [VP_LEAF] = &&L_VP_LEAF,
         [VP_ALIGN] = &&L_VP_ALIGN,
@@ -648,7 +703,7 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
             return false;
         pos += ip->bits;
         fields += ip->fields;
-        ip = insns + (--loops[ip->level].remaining ? ip->x : ip->y);
+        ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
     }
     VP_CASE(VP_SKIP) : {
@@ -664,7 +719,7 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
             return false;
         pos += ip->bits;
         fields += ip->fields;
-        ip = insns + (--loops[ip->level].remaining ? ip->x : ip->y);
+        ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
     }
     VP_CASE(VP_RUN_STORE) : {
@@ -680,7 +735,7 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
             return false;
         pos += ip->bits;
         fields += ip->fields;
-        ip = insns + (--loops[ip->level].remaining ? ip->x : ip->y);
+        ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
     }
     VP_CASE(VP_SET) : {
@@ -754,27 +809,15 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         VP_NEXT();
     }
     VP_CASE(VP_COND_RUN) : {
-        /* A condition on data is a branch the CPU guesses wrong half the
-         * time: where the run's loads stay inside the packet either way,
-         * check it always and let the condition mask the outcome. */
-        uint64_t taken = (uint64_t)((slots[ip->c] == ip->x) ^ ip->kind);
-        uint64_t mask = 0 - taken;
-        if (BITSIFT_LIKELY(pos + ip->bits <= r->fast_limit)) {
-            uint64_t bad = 0;
-            for (const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b; g < ge; g++) {
-                uint64_t at = pos + g->off;
-                uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
-                bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-            }
-            if (BITSIFT_UNLIKELY(bad & mask))
-                return false;
-        } else if (taken) {
-            if (pos + ip->bits > bit_limit || (ip->b && !vp_run_checks(p, r, ip, pos)))
-                return false;
-        }
-        pos += ip->bits & mask;
-        fields += ip->fields & mask;
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots))
+            return false;
         ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_COND_RUN_NEXT) : {
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots))
+            return false;
+        ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
     }
     VP_CASE(VP_IF_EQ) : {
@@ -795,21 +838,15 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         VP_NEXT();
     }
     VP_CASE(VP_SELECT_RUN) : {
-        uint64_t k = (uint64_t)slots[ip->c] - (uint64_t)ip->x;
-        const struct vp_case *c = p->cases + ip->a + (k < ip->d ? k : ip->d);
-        uint64_t at = pos + c->off, w;
-        if (BITSIFT_LIKELY(pos + c->need <= r->fast_limit)) {
-            w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
-        } else {
-            if (pos + c->bits > bit_limit)
-                return false;
-            w = vp_window(r, at);
-        }
-        if (BITSIFT_UNLIKELY(((w + c->add) ^ w ^ c->flip) & c->carries))
+        if (!vp_select_case(p, r, ip, &pos, &fields, slots))
             return false;
-        pos += c->bits;
-        fields += c->fields;
         ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_SELECT_RUN_NEXT) : {
+        if (!vp_select_case(p, r, ip, &pos, &fields, slots))
+            return false;
+        ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
     }
     VP_CASE(VP_JUMP) : {
@@ -973,6 +1010,12 @@ int bitsift__validate_program(const bitsift_schema *s, const void *packet, size_
 
 #define VP_NONE UINT32_MAX
 
+/* At most this many ops (64 bytes each). A schema has at most
+ * BITSIFT_SCHEMA_MAX_OPS ops, and the program about as many, but the
+ * defaults each case of a switch writes for the other cases' slots could
+ * add up to more. */
+#define VP_MAX_INSNS (1u << 18)
+
 /* A range check of the open run, before it joins a group. */
 struct vp_pending {
     uint32_t off, width;
@@ -1073,6 +1116,8 @@ static uint32_t vp_emit(struct vp_builder *b, enum vp_code code, uint32_t fields
 {
     vp_close_run(b);
     struct validate_program *p = b->p;
+    if (p->insn_count >= VP_MAX_INSNS)
+        b->failed = true; /* a schema that big keeps to the interpreter */
     if (!vp_grow(b, (void **)&p->insns, &b->insn_cap, p->insn_count, sizeof *p->insns))
         return VP_NONE;
     struct vp_insn *in = &p->insns[p->insn_count];
@@ -1743,12 +1788,18 @@ static void vp_fuse_loop_steps(struct validate_program *p)
         case VP_SKIP:
             run->code = VP_SKIP_NEXT;
             break;
+        case VP_COND_RUN:
+            run->code = VP_COND_RUN_NEXT;
+            break;
+        case VP_SELECT_RUN:
+            run->code = VP_SELECT_RUN_NEXT;
+            break;
         default:
             continue;
         }
         run->level = next->level;
-        run->x = next->b;
-        run->y = next->c;
+        run->again = next->b;
+        run->done = next->c;
     }
 }
 
