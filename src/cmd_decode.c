@@ -16,8 +16,8 @@
 
 struct decode_run {
     struct cli *cli;
-    struct out out;     /* stdout */
-    struct out scratch; /* the fields of the current packet */
+    struct out out;                            /* stdout */
+    struct out scratch;                        /* the fields of the current packet */
     struct fields_keys *keys[CLI_MAX_SCHEMAS]; /* the printed names, per schema */
     uint64_t decoded;
     int several_inputs;

@@ -415,7 +415,7 @@ static inline char *text_scalar(char *w, struct fields_key *key, const bitsift_e
             return w + format_i64(w, v->i);
         const struct fields_text *t = enum_text(key, v->name);
         if (!t || t->len != t->from_len + 2 || t->from_len > FIELDS_KEY_COPY - 2)
-            return NULL; /* escaped in JSON: not the name as it is */
+            return NULL;                         /* escaped in JSON: not the name as it is */
         memcpy(w, t->json + 1, FIELDS_KEY_COPY); /* "name" padded: the name */
         w += t->from_len;
         memcpy(w, " (", 2);
@@ -430,8 +430,7 @@ static inline char *text_scalar(char *w, struct fields_key *key, const bitsift_e
 
 /* "    name = value\n" in one reservation, for a named field with a short
  * name whose value text_scalar takes; false (nothing written) otherwise. */
-static inline bool text_fast_line(struct fields_printer *p, const bitsift_event *ev,
-                                  size_t indent)
+static inline bool text_fast_line(struct fields_printer *p, const bitsift_event *ev, size_t indent)
 {
     if (ev->index >= 0 || indent > FIELDS_KEY_COPY)
         return false;

@@ -52,12 +52,12 @@ struct fields_printer {
     struct fields_keys *keys; /* may be NULL */
     unsigned key_count;       /* keys->count, 0 without keys */
     int json;
-    unsigned indent;                 /* text: spaces before depth 1 */
-    unsigned depth;                  /* open containers */
+    unsigned indent; /* text: spaces before depth 1 */
+    unsigned depth;  /* open containers */
     unsigned char is_array[FIELDS_MAX_DEPTH];
     unsigned char wrapped[FIELDS_MAX_DEPTH]; /* {"@index":N,"@value":[ ... ]} */
-    uint64_t position[FIELDS_MAX_DEPTH]; /* elements written so far in each */
-    int in_array; /* the innermost open container is an array */
+    uint64_t position[FIELDS_MAX_DEPTH];     /* elements written so far in each */
+    int in_array;                            /* the innermost open container is an array */
     int need_comma;
 };
 

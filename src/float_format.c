@@ -229,7 +229,6 @@ static size_t layout_g(char *buf, size_t n, uint64_t d, unsigned p, int x)
     return n;
 }
 
-
 /* 5^i for i <= 27 (5^27 < 2^64 < 5^28). */
 static const uint64_t pow5_u64[28] = {
     UINT64_C(1),
@@ -288,8 +287,8 @@ static uint64_t divide_by_pow10(uint64_t q, unsigned drop)
  * under 10^4 * 2^42 < 2^56.
  */
 static size_t pick_precision_u64(char *buf, size_t n, uint64_t q, uint64_t r, unsigned shift,
-                                 uint64_t a, int x, unsigned digits, int m_even,
-                                 int lower_closer, unsigned min_p, unsigned max_p)
+                                 uint64_t a, int x, unsigned digits, int m_even, int lower_closer,
+                                 unsigned min_p, unsigned max_p)
 {
     uint64_t d = UINT64_C(1) << shift;
     for (unsigned p = min_p; p <= max_p; p++) {
@@ -348,11 +347,11 @@ static unsigned bit_length(u128 x)
 
 /* What one float needs: m * 2^e, its kind of neighbours, the precisions. */
 struct shortest_request {
-    uint64_t m;        /* significand, > 0 */
-    int e;             /* binary exponent */
-    int lower_closer;  /* m is a power of two above the smallest exponent */
-    unsigned min_p;    /* first precision tried (6 or 15) */
-    unsigned max_p;    /* last (9 or 17) */
+    uint64_t m;       /* significand, > 0 */
+    int e;            /* binary exponent */
+    int lower_closer; /* m is a power of two above the smallest exponent */
+    unsigned min_p;   /* first precision tried (6 or 15) */
+    unsigned max_p;   /* last (9 or 17) */
 };
 
 /*
@@ -369,7 +368,8 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
     int x0 = (int)(((int64_t)e2 * 78913) >> 18);
     int k = (int)min_digits - 1 - x0;
     int t = rq->e + k; /* power of two left after 10^k = 5^k * 2^k */
-    if (k >= 0 && k < 28 && t <= 0 && t >= -40 && m_bits + 64u - (unsigned)__builtin_clzll(pow5_u64[k]) <= 64) {
+    if (k >= 0 && k < 28 && t <= 0 && t >= -40 &&
+        m_bits + 64u - (unsigned)__builtin_clzll(pow5_u64[k]) <= 64) {
         uint64_t small_a = pow5_u64[k], small_n = small_a * rq->m;
         unsigned small_shift = (unsigned)-t;
         uint64_t small_q = small_n >> small_shift;
@@ -505,8 +505,7 @@ static inline uint64_t eight_digits(uint32_t v)
  * branches (the values are too varied for a branch predictor).
  */
 static inline int rounding_reads_back(uint64_t q, uint64_t r, unsigned shift, uint64_t a,
-                                      unsigned drop, int m_even, int lower_closer,
-                                      uint64_t *digits)
+                                      unsigned drop, int m_even, int lower_closer, uint64_t *digits)
 {
     uint64_t unit = pow10_u64[drop], half = unit / 2;
     uint64_t d = q / unit, rest = q - d * unit;
@@ -548,26 +547,25 @@ static size_t format_common_float32(char *buf, size_t n, uint32_t m, unsigned bi
     uint64_t a = pow5_u64[k], scaled = a * m; /* < 2^24 * 5^17 < 2^64 */
     uint64_t q = scaled >> shift, r = scaled & ((UINT64_C(1) << shift) - 1);
     if (q < pow10_u64[8] || q >= pow10_u64[9])
-        return 0; /* cannot happen (see x0) */
+        return 0;  /* cannot happen (see x0) */
     int x = 8 - k; /* decimal exponent of the first digit */
     int m_even = (m & 1) == 0;
     uint64_t rounded[4];
     /* 9 digits always read back; printf's loop ends there in any case */
-    unsigned reads_back =
-        (unsigned)rounding_reads_back(q, r, (unsigned)shift, a, 3, m_even, lower_closer,
-                                      &rounded[0]) |
-        (unsigned)rounding_reads_back(q, r, (unsigned)shift, a, 2, m_even, lower_closer,
-                                      &rounded[1])
-            << 1 |
-        (unsigned)rounding_reads_back(q, r, (unsigned)shift, a, 1, m_even, lower_closer,
-                                      &rounded[2])
-            << 2 |
-        8u;
+    unsigned reads_back = (unsigned)rounding_reads_back(q, r, (unsigned)shift, a, 3, m_even,
+                                                        lower_closer, &rounded[0]) |
+                          (unsigned)rounding_reads_back(q, r, (unsigned)shift, a, 2, m_even,
+                                                        lower_closer, &rounded[1])
+                              << 1 |
+                          (unsigned)rounding_reads_back(q, r, (unsigned)shift, a, 1, m_even,
+                                                        lower_closer, &rounded[2])
+                              << 2 |
+                          8u;
     rounded[3] = round_to_nine(q, r, (unsigned)shift);
     unsigned pick = (unsigned)__builtin_ctz(reads_back);
     unsigned p = 6 + pick;
     uint64_t nine = rounded[pick] * pow10_u64[3 - pick]; /* the digits, scaled to 9 */
-    if (nine == pow10_u64[9]) {                           /* rounded up into the next decade */
+    if (nine == pow10_u64[9]) {                          /* rounded up into the next decade */
         nine = pow10_u64[8];
         x++;
     }
@@ -578,8 +576,8 @@ static size_t format_common_float32(char *buf, size_t n, uint32_t m, unsigned bi
     /* significant digits: 9 less the trailing zero bytes (8 when rest is 0) */
     size_t count = 9 - (unsigned)__builtin_clzll(rest | 1) / 8 - (rest == 0);
     /* the 9 digits as text, then a '0' for "123456789.0" */
-    u128 digits = (u128)('0' + first) | (u128)(rest | UINT64_C(0x3030303030303030)) << 8 |
-                  (u128)'0' << 72;
+    u128 digits =
+        (u128)('0' + first) | (u128)(rest | UINT64_C(0x3030303030303030)) << 8 | (u128)'0' << 72;
     /*
      * Four stores write either layout (which one is as hard to predict as
      * the values, so it is chosen with conditional moves, not branches):

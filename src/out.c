@@ -232,7 +232,10 @@ static size_t utf8_sequence(const unsigned char *s, size_t left)
 /* Bytes that go into a JSON string as they are without a closer look:
  * ASCII from the space up (DEL included) other than the quote and the backslash. */
 static const unsigned char json_plain[256] = {
-    [0x20] = 1, [0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1,
+    [0x20] = 1,
+    [0x21] = 1,
+    [0x23 ... 0x5b] = 1,
+    [0x5d ... 0x7f] = 1,
 };
 
 /* The escape of a byte that JSON cannot take as it is, at w; its length. */
@@ -463,11 +466,10 @@ int parse_time_rfc3339(const char *text, int64_t *sec, uint32_t *nsec)
         read_digits(&p, 2, &day) || (*p != 'T' && *p != 't' && *p != ' '))
         return -1;
     p++;
-    if (read_digits(&p, 2, &hour) || *p++ != ':' || read_digits(&p, 2, &minute) ||
-        *p++ != ':' || read_digits(&p, 2, &second))
+    if (read_digits(&p, 2, &hour) || *p++ != ':' || read_digits(&p, 2, &minute) || *p++ != ':' ||
+        read_digits(&p, 2, &second))
         return -1;
-    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 ||
-        second > 60)
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
         return -1;
     if (*p == '.') {
         p++;
@@ -498,8 +500,7 @@ int parse_time_rfc3339(const char *text, int64_t *sec, uint32_t *nsec)
     }
     if (*p)
         return -1;
-    *sec = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second -
-           offset;
+    *sec = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
     *nsec = frac;
     return 0;
 }

@@ -89,7 +89,7 @@ extern const uint64_t out_powers_of_ten[20];
 static inline unsigned out_decimal_length(uint64_t v)
 {
     unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1);
-    unsigned n = (bits * 1233) >> 12; /* 1233 / 4096 ~ log10(2) */
+    unsigned n = (bits * 1233) >> 12;             /* 1233 / 4096 ~ log10(2) */
     return n + ((v | 1) >= out_powers_of_ten[n]); /* 0 has one digit */
 }
 

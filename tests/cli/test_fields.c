@@ -86,9 +86,8 @@ static void compare_schema(bitsift_schema *s, const char *what)
                     if (fast.len != plain.len || memcmp(fast.buf, plain.buf, fast.len) != 0)
                         fail_msg("%s: type %u seed %llu flip %d %s: the shortcuts print\n%.*s\n"
                                  "the plain path\n%.*s",
-                                 what, type, (unsigned long long)seed, flip,
-                                 json ? "json" : "text", (int)fast.len, fast.buf,
-                                 (int)plain.len, plain.buf);
+                                 what, type, (unsigned long long)seed, flip, json ? "json" : "text",
+                                 (int)fast.len, fast.buf, (int)plain.len, plain.buf);
                     packets_compared++;
                 }
             }

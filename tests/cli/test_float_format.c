@@ -35,8 +35,8 @@ static void same_as_oracle32(uint32_t bits)
     size_t got_len = format_float32(got, v);
     size_t want_len = oracle_format_float32(want, v);
     if (got_len != want_len || strcmp(got, want) != 0 || got_len != strlen(got))
-        fail_msg("float 0x%08x: \"%s\" (%zu), printf loop gives \"%s\" (%zu)", bits, got,
-                 got_len, want, want_len);
+        fail_msg("float 0x%08x: \"%s\" (%zu), printf loop gives \"%s\" (%zu)", bits, got, got_len,
+                 want, want_len);
     compared++;
 }
 
@@ -98,17 +98,37 @@ static void special_values(void **state)
     for (size_t i = 0; i < sizeof double_bits / sizeof double_bits[0]; i++)
         same_as_oracle64(double_bits[i]);
     static const float floats[] = {
-        0.1f, 0.2f, 0.3f, 1.0f / 3, 2.0f / 3, 1e-5f, 1e-4f, 9.9999e-5f, 0.5f, 1.5f, 100000.0f,
-        999999.0f, 1000000.0f, 9999999.0f, 16777216.0f, 16777215.0f, 123456789.0f, 1e10f,
-        3.14159265f, 2.71828182f, FLT_EPSILON, FLT_MIN, FLT_MAX, 1e-32f, 1e-33f, 1e38f,
-        -66.6f, 66.600006f, 3325.46f, 1744.6802f, -0.14860994f, 5.300003f,
+        0.1f,        0.2f,        0.3f,         1.0f / 3,  2.0f / 3,    1e-5f,       1e-4f,
+        9.9999e-5f,  0.5f,        1.5f,         100000.0f, 999999.0f,   1000000.0f,  9999999.0f,
+        16777216.0f, 16777215.0f, 123456789.0f, 1e10f,     3.14159265f, 2.71828182f, FLT_EPSILON,
+        FLT_MIN,     FLT_MAX,     1e-32f,       1e-33f,    1e38f,       -66.6f,      66.600006f,
+        3325.46f,    1744.6802f,  -0.14860994f, 5.300003f,
     };
     for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++)
         check_float(floats[i]);
     static const double doubles[] = {
-        0.1, 0.2, 0.3, 1.0 / 3, 1e-5, 1e-4, 1e15, 1e16, 1e17, 9007199254740992.0,
-        9007199254740993.0, 1e300, 1e-300, DBL_EPSILON, DBL_MIN, DBL_MAX, 1e-15, 1e37, 1e38,
-        123456789012345678.0, 0.30000000000000004, 3.141592653589793,
+        0.1,
+        0.2,
+        0.3,
+        1.0 / 3,
+        1e-5,
+        1e-4,
+        1e15,
+        1e16,
+        1e17,
+        9007199254740992.0,
+        9007199254740993.0,
+        1e300,
+        1e-300,
+        DBL_EPSILON,
+        DBL_MIN,
+        DBL_MAX,
+        1e-15,
+        1e37,
+        1e38,
+        123456789012345678.0,
+        0.30000000000000004,
+        3.141592653589793,
     };
     for (size_t i = 0; i < sizeof doubles / sizeof doubles[0]; i++)
         check_double(doubles[i]);
@@ -272,8 +292,7 @@ static void example_compressed_floats(void **state)
         bitsift_schema_free(schema);
     }
     assert_true(fields >= 10); /* the examples have that many; a parse change shows here */
-    print_message("# %u compressed_float fields; %llu values compared in all\n", fields,
-                  compared);
+    print_message("# %u compressed_float fields; %llu values compared in all\n", fields, compared);
 }
 
 int main(void)

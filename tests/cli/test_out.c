@@ -96,8 +96,12 @@ static size_t reference_json(char *w, const unsigned char *s, size_t size)
             i += seq;
             continue;
         }
-        const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n"
-                      : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+        const char *e = c == '"'    ? "\\\""
+                        : c == '\\' ? "\\\\"
+                        : c == '\n' ? "\\n"
+                        : c == '\t' ? "\\t"
+                        : c == '\r' ? "\\r"
+                                    : NULL;
         if (e) {
             memcpy(w + n, e, 2);
             n += 2;
@@ -117,7 +121,7 @@ static void long_output(void **state)
 {
     (void)state;
     static const unsigned char pieces[][3] = {
-        {'a', 0, 0}, {'Z', 0, 0}, {'"', 0, 0}, {'\\', 0, 0}, {'\n', 0, 0}, {0x01, 0, 0},
+        {'a', 0, 0},  {'Z', 0, 0},     {'"', 0, 0},  {'\\', 0, 0}, {'\n', 0, 0}, {0x01, 0, 0},
         {0x7f, 0, 0}, {0xc3, 0xa9, 0}, {0xff, 0, 0}, {0xc3, 0, 0}, {' ', 0, 0}};
     uint64_t x = 0x2545f4914f6cdd1du;
     char *text = NULL;
@@ -217,8 +221,7 @@ static void floats_round_trip(void **state)
             assert_int_equal(parse_float32(buf, &back), 0);
             memcpy(&back_bits, &back, 4);
             if (back_bits != bits)
-                fail_msg("float 0x%08x printed as %s reads back as 0x%08x", bits, buf,
-                         back_bits);
+                fail_msg("float 0x%08x printed as %s reads back as 0x%08x", bits, buf, back_bits);
             assert_true(strlen(buf) <= 16);
         }
     }
@@ -271,9 +274,12 @@ static void times(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(integers_and_hex), cmocka_unit_test(json_strings),
-        cmocka_unit_test(float_spellings),  cmocka_unit_test(floats_round_trip),
-        cmocka_unit_test(times),            cmocka_unit_test(long_output),
+        cmocka_unit_test(integers_and_hex),
+        cmocka_unit_test(json_strings),
+        cmocka_unit_test(float_spellings),
+        cmocka_unit_test(floats_round_trip),
+        cmocka_unit_test(times),
+        cmocka_unit_test(long_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
