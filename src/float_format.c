@@ -99,7 +99,7 @@ static size_t printf_float64(char *buf, double v)
 
 /* ---- %g layout --------------------------------------------------------- */
 
-static const uint64_t pow10_u64[20] = {
+const uint64_t format_powers_of_ten[20] = {
     UINT64_C(1),
     UINT64_C(10),
     UINT64_C(100),
@@ -122,7 +122,7 @@ static const uint64_t pow10_u64[20] = {
     UINT64_C(10000000000000000000),
 };
 
-static const char digit_pairs[201] = "00010203040506070809"
+const char format_digit_pairs[201] = "00010203040506070809"
                                      "10111213141516171819"
                                      "20212223242526272829"
                                      "30313233343536373839"
@@ -138,25 +138,25 @@ static const char digit_pairs[201] = "00010203040506070809"
 static void put_digits(char *out, uint64_t d, unsigned count)
 {
     while (count > 9) {
-        memcpy(out + count - 2, digit_pairs + 2 * (d % 100), 2);
+        memcpy(out + count - 2, format_digit_pairs + 2 * (d % 100), 2);
         d /= 100;
         count -= 2;
     }
     uint32_t v = (uint32_t)d;
     if (count > 4) {
         uint32_t high = v / 10000, low = v % 10000;
-        memcpy(out + count - 4, digit_pairs + 2 * (low / 100), 2);
-        memcpy(out + count - 2, digit_pairs + 2 * (low % 100), 2);
+        memcpy(out + count - 4, format_digit_pairs + 2 * (low / 100), 2);
+        memcpy(out + count - 2, format_digit_pairs + 2 * (low % 100), 2);
         v = high;
         count -= 4;
     }
     while (count > 2) {
-        memcpy(out + count - 2, digit_pairs + 2 * (v % 100), 2);
+        memcpy(out + count - 2, format_digit_pairs + 2 * (v % 100), 2);
         v /= 100;
         count -= 2;
     }
     if (count == 2)
-        memcpy(out, digit_pairs + 2 * v, 2);
+        memcpy(out, format_digit_pairs + 2 * v, 2);
     else
         out[0] = (char)('0' + v);
 }
@@ -200,7 +200,7 @@ static size_t layout_g(char *buf, size_t n, uint64_t d, unsigned p, int x)
             buf[n++] = (char)('0' + ax / 100);
             ax %= 100;
         }
-        memcpy(buf + n, digit_pairs + 2 * ax, 2);
+        memcpy(buf + n, format_digit_pairs + 2 * ax, 2);
         n += 2;
     } else if (x >= 0) {
         unsigned whole = (unsigned)x + 1; /* digits before the point */
@@ -293,7 +293,7 @@ static size_t pick_precision_u64(char *buf, size_t n, uint64_t q, uint64_t r, un
     uint64_t d = UINT64_C(1) << shift;
     for (unsigned p = min_p; p <= max_p; p++) {
         unsigned drop = digits - p;
-        uint64_t unit = pow10_u64[drop];
+        uint64_t unit = format_powers_of_ten[drop];
         uint64_t dp = divide_by_pow10(q, drop), rest = q - dp * unit;
         int up;
         if (drop == 0) {
@@ -315,7 +315,7 @@ static size_t pick_precision_u64(char *buf, size_t n, uint64_t q, uint64_t r, un
         }
         uint64_t scaled = err << (below && lower_closer ? 2 : 1);
         if (scaled < a || (scaled == a && m_even)) {
-            if (dp == pow10_u64[p]) {
+            if (dp == format_powers_of_ten[p]) {
                 dp /= 10;
                 x++;
             }
@@ -374,9 +374,9 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
         unsigned small_shift = (unsigned)-t;
         uint64_t small_q = small_n >> small_shift;
         uint64_t small_r = small_n & ((UINT64_C(1) << small_shift) - 1);
-        if (small_q < pow10_u64[min_digits - 1] || small_q >= 2 * pow10_u64[min_digits])
+        if (small_q < format_powers_of_ten[min_digits - 1] || small_q >= 2 * format_powers_of_ten[min_digits])
             return 0;
-        unsigned small_digits = small_q >= pow10_u64[min_digits] ? min_digits + 1 : min_digits;
+        unsigned small_digits = small_q >= format_powers_of_ten[min_digits] ? min_digits + 1 : min_digits;
         return pick_precision_u64(buf, n, small_q, small_r, small_shift, small_a,
                                   (int)small_digits - 1 - k, small_digits, (rq->m & 1) == 0,
                                   rq->lower_closer, rq->min_p, rq->max_p);
@@ -427,14 +427,14 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
         q = (uint64_t)(big_n / d);
         r = big_n % d;
     }
-    if (q < pow10_u64[min_digits - 1] || q >= 2 * pow10_u64[min_digits])
+    if (q < format_powers_of_ten[min_digits - 1] || q >= 2 * format_powers_of_ten[min_digits])
         return 0; /* cannot happen (see x0); never print wrong digits */
-    unsigned digits = q >= pow10_u64[min_digits] ? min_digits + 1 : min_digits;
+    unsigned digits = q >= format_powers_of_ten[min_digits] ? min_digits + 1 : min_digits;
     int x = (int)digits - 1 - k; /* decimal exponent of q's first digit */
     int m_even = (rq->m & 1) == 0;
     for (unsigned p = rq->min_p; p <= rq->max_p; p++) {
         unsigned drop = digits - p;
-        uint64_t unit = pow10_u64[drop];
+        uint64_t unit = format_powers_of_ten[drop];
         uint64_t dp = divide_by_pow10(q, drop), rest = q - dp * unit;
         int up;
         if (drop == 0) {
@@ -459,7 +459,7 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
         u128 scaled = err << (below && rq->lower_closer ? 2 : 1);
         if (scaled < a || (scaled == a && m_even)) {
             int px = x;
-            if (dp == pow10_u64[p]) {
+            if (dp == format_powers_of_ten[p]) {
                 dp /= 10;
                 px++;
             }
@@ -507,7 +507,7 @@ static inline uint64_t eight_digits(uint32_t v)
 static inline int rounding_reads_back(uint64_t q, uint64_t r, unsigned shift, uint64_t a,
                                       unsigned drop, int m_even, int lower_closer, uint64_t *digits)
 {
-    uint64_t unit = pow10_u64[drop], half = unit / 2;
+    uint64_t unit = format_powers_of_ten[drop], half = unit / 2;
     uint64_t d = q / unit, rest = q - d * unit;
     /* to nearest; a tie (v exactly halfway) goes to the even digit */
     int up = (rest > half) | ((rest == half) & ((r != 0) | (int)(d & 1)));
@@ -541,12 +541,12 @@ static size_t format_common_float32(char *buf, size_t n, uint32_t m, unsigned bi
     if (k < 1 || k > 17 || shift < 0 || shift > 39)
         return 0;
     /* v * 10^k has 9 or 10 digits; with 10, take k - 1 (shift + 1) */
-    int ten = ((pow5_u64[k] * m) >> shift) >= pow10_u64[9];
+    int ten = ((pow5_u64[k] * m) >> shift) >= format_powers_of_ten[9];
     k -= ten;
     shift += ten;
     uint64_t a = pow5_u64[k], scaled = a * m; /* < 2^24 * 5^17 < 2^64 */
     uint64_t q = scaled >> shift, r = scaled & ((UINT64_C(1) << shift) - 1);
-    if (q < pow10_u64[8] || q >= pow10_u64[9])
+    if (q < format_powers_of_ten[8] || q >= format_powers_of_ten[9])
         return 0;  /* cannot happen (see x0) */
     int x = 8 - k; /* decimal exponent of the first digit */
     int m_even = (m & 1) == 0;
@@ -564,15 +564,15 @@ static size_t format_common_float32(char *buf, size_t n, uint32_t m, unsigned bi
     rounded[3] = round_to_nine(q, r, (unsigned)shift);
     unsigned pick = (unsigned)__builtin_ctz(reads_back);
     unsigned p = 6 + pick;
-    uint64_t nine = rounded[pick] * pow10_u64[3 - pick]; /* the digits, scaled to 9 */
-    if (nine == pow10_u64[9]) {                          /* rounded up into the next decade */
-        nine = pow10_u64[8];
+    uint64_t nine = rounded[pick] * format_powers_of_ten[3 - pick]; /* the digits, scaled to 9 */
+    if (nine == format_powers_of_ten[9]) {                          /* rounded up into the next decade */
+        nine = format_powers_of_ten[8];
         x++;
     }
     if ((unsigned)(x + 4) >= p + 4) /* x < -4 or x >= p: exponent form, rare */
-        return layout_g(buf, n, nine / pow10_u64[9 - p], p, x);
-    uint32_t first = (uint32_t)(nine / pow10_u64[8]);
-    uint64_t rest = eight_digits((uint32_t)(nine - first * pow10_u64[8]));
+        return layout_g(buf, n, nine / format_powers_of_ten[9 - p], p, x);
+    uint32_t first = (uint32_t)(nine / format_powers_of_ten[8]);
+    uint64_t rest = eight_digits((uint32_t)(nine - first * format_powers_of_ten[8]));
     /* significant digits: 9 less the trailing zero bytes (8 when rest is 0) */
     size_t count = 9 - (unsigned)__builtin_clzll(rest | 1) / 8 - (rest == 0);
     /* the 9 digits as text, then a '0' for "123456789.0" */

@@ -12,6 +12,7 @@
 #define BITSIFT_FLOAT_FORMAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Room format_float32/64 need, terminating NUL included. */
 #define FORMAT_FLOAT_SIZE 32
@@ -20,6 +21,11 @@
  * return its length. Non-finite values give "inf", "-inf" and
  * "nan:0x<bits>" (the raw IEEE bits in hex, 8 or 16 digits, so that NaN
  * payloads survive); the JSON writer quotes those. */
+/* 10^0 .. 10^19, and "00" "01" .. "99": shared with out.h's integer
+ * writers. */
+extern const uint64_t format_powers_of_ten[20];
+extern const char format_digit_pairs[201];
+
 size_t format_float32(char *buf, float v);
 size_t format_float64(char *buf, double v);
 

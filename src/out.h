@@ -81,16 +81,14 @@ static inline void out_char(struct out *o, char c)
 
 void out_repeat(struct out *o, char c, size_t n);
 
-/* "00" "01" .. "99", and 10^0 .. 10^19. */
-extern const char out_digit_pairs[201];
-extern const uint64_t out_powers_of_ten[20];
+/* The digit-pair and power-of-ten tables are float_format.h's. */
 
 /* The number of decimal digits of v: bits * log10(2), then one compare. */
 static inline unsigned out_decimal_length(uint64_t v)
 {
     unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1);
     unsigned n = (bits * 1233) >> 12;             /* 1233 / 4096 ~ log10(2) */
-    return n + ((v | 1) >= out_powers_of_ten[n]); /* 0 has one digit */
+    return n + ((v | 1) >= format_powers_of_ten[n]); /* 0 has one digit */
 }
 
 /* The `count` last decimal digits of v at text, two at a time from the end
@@ -99,13 +97,13 @@ static inline void out_put_decimal(char *text, uint64_t v, unsigned count)
 {
     while (count >= 2 && v > UINT32_MAX) {
         count -= 2;
-        memcpy(text + count, out_digit_pairs + 2 * (v % 100), 2);
+        memcpy(text + count, format_digit_pairs + 2 * (v % 100), 2);
         v /= 100;
     }
     uint32_t small = (uint32_t)v;
     while (count >= 2) {
         count -= 2;
-        memcpy(text + count, out_digit_pairs + 2 * (small % 100), 2);
+        memcpy(text + count, format_digit_pairs + 2 * (small % 100), 2);
         small /= 100;
     }
     if (count)
