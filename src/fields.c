@@ -524,6 +524,55 @@ static bool on_enter(void *ctx, const bitsift_event *ev)
     return true;
 }
 
+/*
+ * JSON's enter for the common case, in one reservation: a named struct or
+ * array member of an object (`,"name":{` or `,"name":[`), or an element
+ * at its own position (`,{`). Returns false, having written nothing, for
+ * anything else (the root, wrapped elements, long keys, deep nesting),
+ * which on_enter handles.
+ */
+static inline bool json_fast_enter(struct fields_printer *p, const bitsift_event *ev)
+{
+    if (is_root(ev) || p->depth >= FIELDS_MAX_DEPTH)
+        return false;
+    int is_array = ev->type == BITSIFT_FIELD_ARRAY;
+    const struct fields_key *key = NULL;
+    if (p->in_array) {
+        if (ev->index >= 0 && (uint64_t)ev->index != p->position[p->depth - 1])
+            return false;
+    } else {
+        key = key_for(p, ev);
+        if (!key || key->json_len > FIELDS_KEY_COPY)
+            return false;
+    }
+    char *start = out_reserve(p->o, 2 + FIELDS_KEY_COPY);
+    if (start) {
+        char *w = start;
+        *w = ',';
+        w += p->need_comma;
+        if (key) {
+            memcpy(w, key->json, FIELDS_KEY_COPY); /* padded */
+            w += key->json_len;
+        } else {
+            p->position[p->depth - 1]++;
+        }
+        *w++ = is_array ? '[' : '{';
+        out_commit(p->o, (size_t)(w - start));
+    }
+    p->need_comma = 0;
+    p->is_array[p->depth] = (unsigned char)is_array;
+    p->wrapped[p->depth] = 0;
+    p->position[p->depth] = 0;
+    p->depth++;
+    p->in_array = is_array;
+    return true;
+}
+
+static bool on_json_enter(void *ctx, const bitsift_event *ev)
+{
+    return json_fast_enter(ctx, ev) || on_enter(ctx, ev);
+}
+
 /* Close the container at p->depth (already decremented). */
 static void close_container(struct fields_printer *p)
 {
@@ -552,7 +601,8 @@ static bool on_leave(void *ctx, const bitsift_event *ev)
 
 bitsift_visitor fields_visitor(struct fields_printer *p)
 {
-    bitsift_visitor v = {p->json ? on_json_field : on_text_field, on_enter, on_leave, p};
+    bitsift_visitor v = {p->json ? on_json_field : on_text_field,
+                         p->json ? on_json_enter : on_enter, on_leave, p};
     return v;
 }
 
