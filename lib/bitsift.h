@@ -936,6 +936,10 @@ typedef struct bitsift_value {
  * never read it, which saves building it for every field. The result
  * still names the field of a failure. */
 #define BITSIFT_DECODE_NO_PATHS 0x4u
+/* No events for conditional fields that were not sent (the events flagged
+ * BITSIFT_EVENT_ABSENT): for visitors that skip them anyway. Every other
+ * event, and the result, stay the same. */
+#define BITSIFT_DECODE_NO_ABSENT 0x8u
 
 /* Flags of an event. */
 #define BITSIFT_EVENT_ABSENT  0x1u /* conditional field not sent: value is its default, 0 bits */

@@ -48,7 +48,8 @@ struct decoder {
     bitsift_reader r;
     const bitsift_visitor *v;
     bool paths;
-    bool fast; /* no visitor, no paths: leaf runs, structs read through */
+    bool fast;   /* no visitor, no paths: leaf runs, structs read through */
+    bool absent; /* report the fields of branches not taken */
     bool stopped;
     uint64_t fields;
     char path[BITSIFT_PATH_MAX];
@@ -1099,7 +1100,7 @@ static HOT_INLINE bool skip_branch(struct decoder *d, uint32_t first, uint32_t e
         if (op->slot >= 0 && op->base_kind != BASE_PREVIOUS)
             d->slots[op->slot] = op->absent_int;
     }
-    if (!WANT_FIELDS(d))
+    if (!WANT_FIELDS(d) || !d->absent)
         return true;
     for (uint32_t i = first; i < end;) {
         const struct schema_op *op = &s->ops[i];
@@ -1422,6 +1423,7 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
     d.v = v;
     d.paths = v && !(flags & (SCHEMA_DECODE_NO_PATHS | BITSIFT_DECODE_NO_PATHS));
     d.fast = !v;
+    d.absent = !(flags & BITSIFT_DECODE_NO_ABSENT);
     d.stopped = false;
     d.fields = 0;
     d.path[0] = 0;

@@ -574,7 +574,9 @@ bitsift_error bitsift_decode_tree(const bitsift_schema *s, const void *packet, s
     tree_clear(t);
     struct builder b = {.t = t};
     bitsift_visitor v = {build_field, build_enter, build_leave, &b};
-    bitsift_error e = schema_decode(s, packet, size, flags | SCHEMA_DECODE_NO_PATHS, &v, res);
+    /* The builder reads no paths and makes no nodes for absent fields. */
+    bitsift_error e = schema_decode(
+        s, packet, size, flags | SCHEMA_DECODE_NO_PATHS | BITSIFT_DECODE_NO_ABSENT, &v, res);
     if (b.failed) {
         /* The tree could not hold the packet: a limit, not a bad packet. */
         res->status = res->failure.kind = BITSIFT_E_LIMIT;

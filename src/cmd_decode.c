@@ -104,8 +104,10 @@ static int on_packet(void *ctx, const struct input_packet *p)
         struct fields_printer fp;
         fields_begin(&fp, &d->scratch, schema, d->keys[index], json, 2);
         bitsift_visitor v = fields_visitor(&fp);
-        /* The printers nest by enter/leave and never read ev->path. */
-        unsigned flags = BITSIFT_DECODE_NO_PATHS | (c->strict ? BITSIFT_DECODE_STRICT : 0);
+        /* The printers nest by enter/leave, never read ev->path and
+         * leave out the fields of branches not taken. */
+        unsigned flags = BITSIFT_DECODE_NO_PATHS | BITSIFT_DECODE_NO_ABSENT |
+                         (c->strict ? BITSIFT_DECODE_STRICT : 0);
         bitsift_decode(schema, p->data, p->size, flags, &v, &res);
         fields_end(&fp);
     }

@@ -35,11 +35,13 @@
  *   tree      bitsift_decode_tree, then every node of the tree
  *   none      no visitor (validation): the result only
  *   nopath    all with BITSIFT_DECODE_NO_PATHS, when the library has it
+ *   noabsent  all with BITSIFT_DECODE_NO_ABSENT, when the library has it
  *
  * A list line holds, per variant, the status of the `all` decode, and one
  * digest (FNV-1a 64) over the text of every mode of every variant. The
- * digest of the `nopath` mode is not in it: it is compared, here, with
- * the `all` text with its paths blanked.
+ * digests of the `nopath` and `noabsent` modes are not in it: they are
+ * compared, here, with the `all` text with its paths blanked, or without
+ * its absent events.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -73,9 +75,9 @@ static const char *const variant_names[V_COUNT] = {
     "valid", "strict", "cut1",  "cut2",   "cut3",  "flip1", "flip2",
     "flip3", "flip4",  "nocrc", "crcbad", "junk1", "junk2", "pad"};
 
-enum mode { M_ALL, M_FIELD, M_FRAME, M_STOP, M_TREE, M_NONE, M_NOPATH, M_COUNT };
-static const char *const mode_names[M_COUNT] = {"all",  "field", "frame", "stop",
-                                                "tree", "none",  "nopath"};
+enum mode { M_ALL, M_FIELD, M_FRAME, M_STOP, M_TREE, M_NONE, M_NOPATH, M_NOABSENT, M_COUNT };
+static const char *const mode_names[M_COUNT] = {"all",  "field", "frame",  "stop",
+                                                "tree", "none",  "nopath", "noabsent"};
 
 /* ---- the text of a decode, hashed or printed ------------------------------ */
 
@@ -83,6 +85,7 @@ struct sink {
     FILE *print;    /* dump: the text goes here */
     uint64_t hash;  /* list: FNV-1a 64 of the text */
     bool no_paths;  /* write paths as "" (to compare with a NO_PATHS decode) */
+    bool no_absent; /* leave out absent fields (to compare with NO_ABSENT) */
     uint64_t events;
     uint64_t stop_at; /* stop mode: return false at this event (1-based) */
 };
@@ -152,6 +155,8 @@ static void out_value(struct sink *k, const bitsift_value *v)
 
 static bool on_event(struct sink *k, char what, const bitsift_event *ev)
 {
+    if (k->no_absent && (ev->flags & BITSIFT_EVENT_ABSENT))
+        return true;
     k->events++;
     out(k, "%c %s path=%s/%zu id=%d type=%d depth=%u index=%" PRId64 " bit=%" PRIu64
            " bits=%" PRIu64 " count=%" PRIu64 " flags=%u",
@@ -308,6 +313,12 @@ static bool make_variant(const bitsift_schema *s, enum variant v, uint64_t seed,
 #define HAVE_NO_PATHS 0
 #define BITSIFT_DECODE_NO_PATHS 0
 #endif
+#ifdef BITSIFT_DECODE_NO_ABSENT
+#define HAVE_NO_ABSENT 1
+#else
+#define HAVE_NO_ABSENT 0
+#define BITSIFT_DECODE_NO_ABSENT 0
+#endif
 
 /* Decode in one mode, writing its text into k. `stop_at` for M_STOP. */
 static bitsift_error decode_mode(const bitsift_schema *s, bitsift_tree *t, enum mode m,
@@ -335,8 +346,10 @@ static bitsift_error decode_mode(const bitsift_schema *s, bitsift_tree *t, enum 
     } else if (m == M_NONE) {
         e = bitsift_decode(s, p, size, flags, NULL, &res);
     } else {
-        e = bitsift_decode(s, p, size, flags | (m == M_NOPATH ? BITSIFT_DECODE_NO_PATHS : 0), &v,
-                           &res);
+        unsigned extra = m == M_NOPATH     ? BITSIFT_DECODE_NO_PATHS
+                         : m == M_NOABSENT ? BITSIFT_DECODE_NO_ABSENT
+                                           : 0;
+        e = bitsift_decode(s, p, size, flags | extra, &v, &res);
     }
     out_result(k, &res);
     if (e != res.status)
@@ -426,6 +439,18 @@ static void list_one(struct tool *T, const char *label, unsigned type, unsigned 
                 decode_variant(T, seed, (enum variant)v, M_NOPATH, &b, &st) &&
                 (a.hash != b.hash || a.events != b.events)) {
                 printf("# %s t%u s%u %s: NO_PATHS events differ from the full decode\n", label,
+                       type, seed, variant_names[v]);
+                T->failures++;
+            }
+        }
+        if (HAVE_NO_ABSENT) {
+            /* The same text as `all` without its absent events. */
+            struct sink a = {.hash = 1, .no_absent = true}, b = {.hash = 1};
+            bitsift_error st;
+            if (decode_variant(T, seed, (enum variant)v, M_ALL, &a, &st) &&
+                decode_variant(T, seed, (enum variant)v, M_NOABSENT, &b, &st) &&
+                (a.hash != b.hash || a.events != b.events)) {
+                printf("# %s t%u s%u %s: NO_ABSENT events differ from the full decode\n", label,
                        type, seed, variant_names[v]);
                 T->failures++;
             }
