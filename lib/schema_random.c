@@ -16,6 +16,11 @@ struct gen {
     uint64_t state;
     unsigned fill;
     int64_t slots[SCHEMA_MAX_SLOTS];
+    /* The values a slot may take because a relative field uses it as its
+     * base (sequence and ack relatives need 0..65535, int relatives and
+     * object indices a base below INT32_MAX or max_objects): without the
+     * limit, a uint32 base makes a tree that the encoder refuses. */
+    int64_t base_lo[SCHEMA_MAX_SLOTS], base_hi[SCHEMA_MAX_SLOTS];
 };
 
 /* splitmix64: small, seedable, good enough for test data. */
@@ -57,6 +62,15 @@ static int64_t pick_int(struct gen *g, const struct schema_op *op, int64_t lo, i
     }
     if (op->count_cap < hi)
         hi = op->count_cap < lo ? lo : op->count_cap;
+    if (op->slot >= 0) {
+        /* a base of relative fields: inside what they accept, when the
+         * two ranges meet (otherwise the relative field gives up) */
+        int64_t blo = g->base_lo[op->slot], bhi = g->base_hi[op->slot];
+        if (blo <= hi && bhi >= lo) {
+            lo = blo > lo ? blo : lo;
+            hi = bhi < hi ? bhi : hi;
+        }
+    }
     /* Small values are the interesting ones for counts. */
     if (op->count_for >= 0 || op->count_cap != INT64_MAX) {
         int64_t top = lo + (int64_t)((double)(hi - lo) * g->fill / 100.0);
@@ -194,6 +208,8 @@ static bool gen_leaf(struct gen *g, const struct schema_op *op, bitsift_node *pa
     }
     case OP_SEQ_REL: {
         int64_t base = op->base_kind == BASE_CONST ? op->base : g->slots[op->base_slot];
+        if (base < 0 || base > 65535)
+            return false;
         do
             i = between(g, 0, 65535);
         while (i == base);
@@ -206,6 +222,8 @@ static bool gen_leaf(struct gen *g, const struct schema_op *op, bitsift_node *pa
     }
     case OP_ACK_REL: {
         int64_t base = op->base_kind == BASE_CONST ? op->base : g->slots[op->base_slot];
+        if (base < 0 || base > 65535)
+            return false;
         i = chance(g, 70) ? (base - between(g, 1, 64)) & 0xffff : between(g, 0, 65535);
         v.u = (uint64_t)i;
         break;
@@ -321,6 +339,42 @@ static bool gen_run(struct gen *g, uint32_t first, uint32_t end, bitsift_node *p
     return true;
 }
 
+/* Limit the slots that relative fields of the packet use as their base
+ * (see struct gen). */
+static void limit_bases(struct gen *g, const struct schema_packet *p)
+{
+    for (unsigned k = 0; k < SCHEMA_MAX_SLOTS; k++) {
+        g->base_lo[k] = INT64_MIN;
+        g->base_hi[k] = INT64_MAX;
+    }
+    for (uint32_t i = p->first_op; i < p->end_op; i++) {
+        const struct schema_op *op = &g->s->ops[i];
+        if (op->base_kind != BASE_SLOT || op->base_slot < 0)
+            continue;
+        int64_t lo, hi;
+        switch ((enum op_code)op->code) {
+        case OP_SEQ_REL:
+        case OP_ACK_REL:
+            lo = 0;
+            hi = 65535;
+            break;
+        case OP_INT_REL:
+            lo = INT32_MIN;
+            hi = INT32_MAX - 1;
+            break;
+        case OP_OBJ_INDEX:
+            lo = INT32_MIN;
+            hi = (int64_t)op->max_objects - 1;
+            break;
+        default:
+            continue;
+        }
+        int64_t *blo = &g->base_lo[op->base_slot], *bhi = &g->base_hi[op->base_slot];
+        *blo = lo > *blo ? lo : *blo;
+        *bhi = hi < *bhi ? hi : *bhi;
+    }
+}
+
 bitsift_error bitsift_tree_random(bitsift_tree *t, unsigned packet_type, uint64_t seed,
                                   unsigned fill)
 {
@@ -333,6 +387,7 @@ bitsift_error bitsift_tree_random(bitsift_tree *t, unsigned packet_type, uint64_
     g.s = schema_tree_schema(t);
     memset(g.slots, 0, sizeof g.slots);
     const struct schema_packet *p = &g.s->packets[packet_type];
+    limit_bases(&g, p);
     if (!gen_run(&g, p->first_op + 1, p->end_op, bitsift_tree_root(t)))
         return BITSIFT_E_LIMIT;
     return BITSIFT_OK;
