@@ -65,6 +65,7 @@ struct walk {
     uint64_t next_bit;   /* where the previous leaf ended */
     uint64_t leaf_bits;  /* sum of leaf bits */
     uint64_t leaves;
+    uint64_t absent;     /* events flagged BITSIFT_EVENT_ABSENT */
     unsigned depth;
 };
 
@@ -83,6 +84,7 @@ static bool on_field(void *ctx, const bitsift_event *ev)
     }
     w->leaf_bits += ev->bits;
     w->leaves++;
+    w->absent += (ev->flags & BITSIFT_EVENT_ABSENT) != 0;
     const bitsift_value *v = &ev->value;
     switch (v->kind) {
     case BITSIFT_VALUE_BYTES:
@@ -167,6 +169,19 @@ static void decode_one(size_t schema_index, const uint8_t *data, size_t size)
         CHECK(bitsift_failure_format(&by_visitor.failure, message, sizeof message) > 0);
         CHECK(strlen(by_visitor.path) < sizeof by_visitor.path);
     }
+
+    /* Without absent events (as `bitsift decode` asks): the same outcome,
+     * the same leaves less the absent ones, and none flagged absent. */
+    struct walk present = {.size = size};
+    bitsift_visitor pv = {on_field, on_enter, on_leave, &present};
+    bitsift_result by_present;
+    bitsift_decode(s, data, size, DECODE_FLAGS | BITSIFT_DECODE_NO_ABSENT | BITSIFT_DECODE_NO_PATHS,
+                   &pv, &by_present);
+    CHECK(by_present.status == by_visitor.status && by_present.bits == by_visitor.bits);
+    CHECK(by_present.failure.bit == by_visitor.failure.bit);
+    CHECK(strcmp(by_present.path, by_visitor.path) == 0);
+    CHECK(present.absent == 0 && present.leaves == w.leaves - w.absent);
+    CHECK(present.leaf_bits == w.leaf_bits);
 
     if (!trees[schema_index])
         trees[schema_index] = bitsift_tree_create(s);
