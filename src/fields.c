@@ -38,7 +38,7 @@ void fields_keys_free(struct fields_keys *k)
         return;
     for (unsigned i = 0; i < k->count; i++) {
         free(k->keys[i].json);
-        for (unsigned j = 0; j < k->keys[i].enum_count; j++)
+        for (unsigned j = 0; k->keys[i].enum_names && j < FIELDS_ENUM_CACHE; j++)
             free(k->keys[i].enum_names[j].json);
         free(k->keys[i].enum_names);
     }
@@ -92,27 +92,31 @@ static inline struct fields_key *key_for(struct fields_printer *p, const bitsift
     return key;
 }
 
-/* The JSON string of an enum value's name, from the field's cache (filled
- * as names are met, by name pointer); NULL when it is full or memory is. */
-static const struct fields_text *enum_text(struct fields_key *key, const char *name)
+/* The JSON string of an enum value's name, from the field's cache: one
+ * slot per value 0..FIELDS_ENUM_CACHE - 1, filled on first use (the name
+ * pointer guards it); NULL for other values or when memory is short. */
+static const struct fields_text *enum_text(struct fields_key *key, int64_t value,
+                                           const char *name)
 {
-    for (unsigned i = 0; i < key->enum_count; i++)
-        if (key->enum_names[i].from == name)
-            return &key->enum_names[i];
-    if (key->enum_count == FIELDS_ENUM_CACHE)
+    if ((uint64_t)value >= FIELDS_ENUM_CACHE)
         return NULL;
     if (!key->enum_names) {
-        key->enum_names = malloc(FIELDS_ENUM_CACHE * sizeof *key->enum_names);
+        key->enum_names = calloc(FIELDS_ENUM_CACHE, sizeof *key->enum_names);
         if (!key->enum_names)
             return NULL;
     }
-    struct fields_text *t = &key->enum_names[key->enum_count];
-    t->from_len = strlen(name);
-    t->json = json_text(name, t->from_len, 0, &t->len);
-    if (!t->json)
+    struct fields_text *t = &key->enum_names[value];
+    if (BITSIFT_LIKELY(t->from == name))
+        return t;
+    size_t from_len = strlen(name), len;
+    char *json = json_text(name, from_len, 0, &len);
+    if (!json)
         return NULL;
+    free(t->json);
+    t->json = json;
+    t->len = len;
+    t->from_len = from_len;
     t->from = name;
-    key->enum_count++;
     return t;
 }
 
@@ -349,7 +353,7 @@ static inline char *json_scalar(char *w, struct fields_key *key, const bitsift_v
     if (v->kind == BITSIFT_VALUE_ENUM) {
         if (!v->name)
             return w + format_i64(w, v->i);
-        const struct fields_text *t = enum_text(key, v->name);
+        const struct fields_text *t = enum_text(key, v->i, v->name);
         if (!t || t->len > FIELDS_KEY_COPY)
             return NULL;
         return put_padded(w, t->json, t->len);
@@ -413,7 +417,7 @@ static inline char *text_scalar(char *w, struct fields_key *key, const bitsift_e
     if (v->kind == BITSIFT_VALUE_ENUM) {
         if (!v->name)
             return w + format_i64(w, v->i);
-        const struct fields_text *t = enum_text(key, v->name);
+        const struct fields_text *t = enum_text(key, v->i, v->name);
         if (!t || t->len != t->from_len + 2 || t->from_len > FIELDS_KEY_COPY - 2)
             return NULL;                         /* escaped in JSON: not the name as it is */
         memcpy(w, t->json + 1, FIELDS_KEY_COPY); /* "name" padded: the name */

@@ -15,10 +15,10 @@
  * The text a field's name prints as, made once per schema field id rather
  * than once per event: the JSON key with its quotes, escapes and colon,
  * and the name's length for text output. Built on first use. An enum
- * field also keeps the JSON strings of the value names it has met.
+ * field also keeps the JSON strings of the names of its values 0..15.
  */
 #define FIELDS_KEY_COPY   32 /* keys up to this long are copied in one move */
-#define FIELDS_ENUM_CACHE 16 /* value names kept per enum field */
+#define FIELDS_ENUM_CACHE 16 /* enum values 0..15 keep their JSON names */
 
 struct fields_text {
     const char *from; /* the name it was made from */
@@ -32,8 +32,7 @@ struct fields_key {
     size_t name_len;
     char *json; /* "name": (padded like fields_text) */
     size_t json_len;
-    struct fields_text *enum_names; /* FIELDS_ENUM_CACHE, allocated on first use */
-    unsigned enum_count;
+    struct fields_text *enum_names; /* FIELDS_ENUM_CACHE, by value, allocated on first use */
 };
 
 struct fields_keys {
