@@ -113,6 +113,12 @@ static inline void out_put_decimal(char *text, uint64_t v, unsigned count)
 /* Decimal digits of v at text (room for 20); returns how many. */
 static inline size_t format_u64(char *text, uint64_t v)
 {
+    if (v < 100) {
+        /* One or two digits, one move from the pair table (for one digit
+         * the byte after it is scratch, inside the room of 20). */
+        memcpy(text, format_digit_pairs + 2 * v + (v < 10), 2);
+        return 1 + (v >= 10);
+    }
     unsigned n = out_decimal_length(v);
     out_put_decimal(text, v, n);
     return n;
