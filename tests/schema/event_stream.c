@@ -407,6 +407,23 @@ static const char *status_letter(bitsift_error e)
     return buf;
 }
 
+/* Mode m (a flag that drops something from every event stream) must give
+ * the text of `all` written through `filter` (paths blanked, or absent
+ * events left out). */
+static void same_as_all(struct tool *T, const char *label, unsigned type, unsigned seed,
+                        enum variant v, enum mode m, struct sink filter, const char *flag)
+{
+    struct sink b = {.hash = 1};
+    bitsift_error st;
+    filter.hash = 1;
+    if (decode_variant(T, seed, v, M_ALL, &filter, &st) && decode_variant(T, seed, v, m, &b, &st) &&
+        (filter.hash != b.hash || filter.events != b.events)) {
+        printf("# %s t%u s%u %s: %s events differ from the full decode\n", label, type, seed,
+               variant_names[v], flag);
+        T->failures++;
+    }
+}
+
 static void list_one(struct tool *T, const char *label, unsigned type, unsigned seed)
 {
     if (!make_base(T, type, seed)) {
@@ -431,30 +448,12 @@ static void list_one(struct tool *T, const char *label, unsigned type, unsigned 
                     strcat(statuses, ",");
             }
         }
-        if (HAVE_NO_PATHS) {
-            /* The same text as `all` once paths are blanked. */
-            struct sink a = {.hash = 1, .no_paths = true}, b = {.hash = 1};
-            bitsift_error st;
-            if (decode_variant(T, seed, (enum variant)v, M_ALL, &a, &st) &&
-                decode_variant(T, seed, (enum variant)v, M_NOPATH, &b, &st) &&
-                (a.hash != b.hash || a.events != b.events)) {
-                printf("# %s t%u s%u %s: NO_PATHS events differ from the full decode\n", label,
-                       type, seed, variant_names[v]);
-                T->failures++;
-            }
-        }
-        if (HAVE_NO_ABSENT) {
-            /* The same text as `all` without its absent events. */
-            struct sink a = {.hash = 1, .no_absent = true}, b = {.hash = 1};
-            bitsift_error st;
-            if (decode_variant(T, seed, (enum variant)v, M_ALL, &a, &st) &&
-                decode_variant(T, seed, (enum variant)v, M_NOABSENT, &b, &st) &&
-                (a.hash != b.hash || a.events != b.events)) {
-                printf("# %s t%u s%u %s: NO_ABSENT events differ from the full decode\n", label,
-                       type, seed, variant_names[v]);
-                T->failures++;
-            }
-        }
+        if (HAVE_NO_PATHS)
+            same_as_all(T, label, type, seed, (enum variant)v, M_NOPATH,
+                        (struct sink){.no_paths = true}, "NO_PATHS");
+        if (HAVE_NO_ABSENT)
+            same_as_all(T, label, type, seed, (enum variant)v, M_NOABSENT,
+                        (struct sink){.no_absent = true}, "NO_ABSENT");
     }
     /* The packet's own digest tells a change of the generator (the
      * random tree or the encoder) from a change of the decoder. */
