@@ -589,6 +589,7 @@ static const struct common_scale common_scales[COMMON_ROWS] = {
  * digit lowest), for drop = 0..3. */
 struct digit_rounding {
     uint64_t dropped; /* the bytes that go */
+    uint64_t kept;    /* the others */
     uint64_t unit;    /* 1 at byte drop */
     uint64_t twice_half;
     /* twice half a unit in those bytes: "5" * 2, "50" * 2, "500" * 2;
@@ -596,10 +597,10 @@ struct digit_rounding {
 };
 
 static const struct digit_rounding digit_roundings[4] = {
-    {0, 1, 1},
-    {0xff, 0x100, 10},
-    {0xffff, 0x10000, 10 << 8},
-    {0xffffff, 0x1000000, 10 << 16},
+    {0, ~UINT64_C(0), 1, 1},
+    {0xff, ~UINT64_C(0xff), 0x100, 10},
+    {0xffff, ~UINT64_C(0xffff), 0x10000, 10 << 8},
+    {0xffffff, ~UINT64_C(0xffffff), 0x1000000, 10 << 16},
 };
 
 /*
@@ -646,18 +647,28 @@ static const struct fixed_layout fixed_layouts[17] = {
 
 #define BYTES_01 UINT64_C(0x0101010101010101)
 
-/* Digits of v < 10^8 as bytes 0..7 of a word (values 0..9, the last digit
- * lowest): four-digit halves, then two-digit quarters, then digits, each
- * split done for all lanes with one multiplication by a reciprocal (exact
- * for these ranges: y / 100 = y * 10486 >> 20 for y < 10^4, y / 10 =
- * y * 103 >> 10 for y < 100). */
-static inline uint64_t eight_digits(uint32_t v)
+/*
+ * q < 10^9 as its first digit and the other eight as bytes of a word
+ * (values 0..9, the last digit lowest). q splits into two lanes of four
+ * digits (the last four low, the four before high); then, in each lane,
+ * y = d0 + 10 d1 + 100 d2 + 1000 d3 becomes d0 | d1 << 8 | d2 << 16 |
+ * d3 << 24 by adding (2^8 - 10) floor(y / 10), (2^16 - 10 * 2^8)
+ * floor(y / 100) and (2^24 - 10 * 2^16) floor(y / 1000), three quotients
+ * worked out side by side, each with one multiplication by a reciprocal
+ * for both lanes (exact for y < 10^4: y * 6554 >> 16, y * 10486 >> 20,
+ * y * 8389 >> 23; no lane's products reach the next lane).
+ */
+static inline uint64_t split_digits(uint32_t q, uint32_t *first)
 {
-    uint64_t x = (uint64_t)(v % 10000) | (uint64_t)(v / 10000) << 32;
-    uint64_t hundreds = ((x * 10486) >> 20) & UINT64_C(0x0000007f0000007f);
-    x = (x - hundreds * 100) | hundreds << 16;
-    uint64_t tens = ((x * 103) >> 10) & UINT64_C(0x000f000f000f000f);
-    return (x - tens * 10) | tens << 8;
+    uint64_t f = q / 100000000, t = q / 10000;
+    *first = (uint32_t)f;
+    /* q - t * 10^4 low, t - f * 10^4 high */
+    uint64_t y = q + t * ((UINT64_C(1) << 32) - 10000) - (f * 10000 << 32);
+    uint64_t tens = ((y * 6554) >> 16) & UINT64_C(0x000003ff000003ff);
+    uint64_t hundreds = ((y * 10486) >> 20) & UINT64_C(0x0000007f0000007f);
+    uint64_t thousands = ((y * 8389) >> 23) & UINT64_C(0x0000000f0000000f);
+    return y + tens * ((1 << 8) - 10) + hundreds * ((1 << 16) - (10 << 8)) +
+           thousands * ((1 << 24) - (10 << 16));
 }
 
 /* The exponent form ("1.5e+06", "2e-07") of digits 0..7 (text) and 8
@@ -687,10 +698,11 @@ static inline size_t format_common_float32(char *buf, size_t n, uint32_t m,
                                            const struct common_scale *scale)
 {
     /* both scales are loaded at once; a mask picks one (no dependent load) */
-    uint64_t ten = (uint64_t)0 - (uint64_t)(m >= scale->ten_from);
-    uint64_t a = scale->five_k[0] ^ ((scale->five_k[0] ^ scale->five_k[1]) & ten);
-    unsigned shift = scale->shift + (unsigned)(ten & 1);
-    int x = scale->exp10 + (int)(ten & 1);
+    unsigned ten = m >= scale->ten_from;
+    uint64_t a0 = scale->five_k[0], a1 = scale->five_k[1];
+    uint64_t a = ten ? a1 : a0;
+    unsigned shift = scale->shift + ten;
+    int x = scale->exp10 + (int)ten;
     uint64_t s = a * m; /* < 2^24 * 5^17 < 2^64 */
     uint32_t q = (uint32_t)(s >> shift);
 
@@ -701,17 +713,17 @@ static inline size_t format_common_float32(char *buf, size_t n, uint32_t m,
                     (unsigned)(top_q % 1000 < room);
 
     /* meanwhile, q's digits: the first, and the other 8 one per byte */
-    uint32_t first = q / 100000000;
-    uint64_t digits = eight_digits(q - first * 100000000);
+    uint32_t first;
+    uint64_t digits = split_digits(q, &first);
 
     /* the rounding, at byte drop: up when 2 * (dropped part and r) + the
      * parity of the digit kept last > twice half a unit (ties to even) */
     const struct digit_rounding *rounding = &digit_roundings[drop];
-    uint64_t r = s - ((uint64_t)q << shift);
-    uint64_t dropped = ((digits & rounding->dropped) << shift | r) * 2 +
+    /* (dropped digits << shift) + r, r = s - (q << shift) */
+    uint64_t dropped = (s + (((digits & rounding->dropped) - q) << shift)) * 2 +
                        ((digits & rounding->unit) != 0);
     uint64_t up = (uint64_t)0 - (uint64_t)(dropped > rounding->twice_half << shift);
-    uint64_t kept = digits & ~rounding->dropped;
+    uint64_t kept = digits & rounding->kept;
     /* each byte + 0xf6 wraps to 0 and carries exactly when it reaches 10;
      * the bytes that did not wrap lose the 0xf6 again */
     uint64_t sum = kept + (UINT64_C(0xf6f6f6f6f6f6f6f6) + (rounding->unit & up));
