@@ -476,7 +476,8 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
 #define NOT_INLINED
 #endif
 
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if defined(__GNUC__) && defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define FAST_FLOAT32 1
 /*
  * The common floats: 2^-29 <= |v| < 2^22 (about 1.9e-9 to 4.2e6, what
@@ -507,7 +508,8 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
  * interval being symmetric, the P-digit rounding of v (the P-digit decimal
  * nearest v) is in it exactly when some P-digit decimal is, that is when
  * some multiple of 10^(9 - P) lies in [below_q + 1, top_q] (both ends
- * shifted down by shift): when top_q mod 10^(9 - P) < top_q - below_q.
+ * shifted down by shift): when the largest multiple up to top_q is above
+ * below_q.
  * A multiple of 10^j is one of 10^(j - 1), so the precisions that read
  * back are 9 - drop .. 9 with drop = how many of j = 1, 2, 3 pass; that
  * sum needs no search. (9 digits always read back.)
@@ -598,9 +600,9 @@ struct digit_rounding {
 
 static const struct digit_rounding digit_roundings[4] = {
     {0, ~UINT64_C(0), 1, 1},
-    {0xff, ~UINT64_C(0xff), 0x100, 10},
-    {0xffff, ~UINT64_C(0xffff), 0x10000, 10 << 8},
-    {0xffffff, ~UINT64_C(0xffffff), 0x1000000, 10 << 16},
+    {0xff, ~UINT64_C(0xff), 0x100, 0xfb * 2},
+    {0xffff, ~UINT64_C(0xffff), 0x10000, 0xfbf6 * 2},
+    {0xffffff, ~UINT64_C(0xffffff), 0x1000000, 0xfbf6f6 * 2},
 };
 
 /*
@@ -617,7 +619,8 @@ static const struct digit_rounding digit_roundings[4] = {
  * one (a trailing '0': ddd.0); 1 - x + the digits.
  */
 struct fixed_layout {
-    uint8_t exponent_from; /* exponent form when drop >= this (x >= 9 - drop) */
+    _Alignas(8) uint8_t exponent_from; /* exponent form when drop >= this (x >= 9 - drop);
+                                        * 8 bytes a row: one scaled index */
     uint8_t point_at;
     uint8_t second_at;
     uint8_t second_from;   /* 8 * the digit the second word starts with */
@@ -668,7 +671,7 @@ static inline uint64_t split_digits(uint32_t q, uint32_t *first)
     uint64_t hundreds = ((y * 10486) >> 20) & UINT64_C(0x0000007f0000007f);
     uint64_t thousands = ((y * 8389) >> 23) & UINT64_C(0x0000000f0000000f);
     return y + tens * ((1 << 8) - 10) + hundreds * ((1 << 16) - (10 << 8)) +
-           thousands * ((1 << 24) - (10 << 16));
+           thousands * ((1 << 24) - (10 << 16)) + UINT64_C(0xf6f6f6f6f6f6f6f6);
 }
 
 /* The exponent form ("1.5e+06", "2e-07") of digits 0..7 (text) and 8
@@ -708,9 +711,10 @@ static inline size_t format_common_float32(char *buf, size_t n, uint32_t m,
 
     /* the precision (a >> 1 = (5^k - 1) / 2, 5^k being odd) */
     uint32_t top_q = (uint32_t)((s + (a >> 1)) >> shift);
-    uint32_t room = top_q - (uint32_t)((s - (a >> 1) - 1) >> shift);
-    unsigned drop = (unsigned)(top_q % 10 < room) + (unsigned)(top_q % 100 < room) +
-                    (unsigned)(top_q % 1000 < room);
+    uint32_t below_q = (uint32_t)((s - (a >> 1) - 1) >> shift);
+    /* the largest multiple of 10^j up to top_q is above below_q */
+    unsigned drop = (unsigned)(top_q / 10 * 10 > below_q) + (unsigned)(top_q / 100 * 100 > below_q) +
+                    (unsigned)(top_q / 1000 * 1000 > below_q);
 
     /* meanwhile, q's digits: the first, and the other 8 one per byte */
     uint32_t first;
@@ -726,7 +730,7 @@ static inline size_t format_common_float32(char *buf, size_t n, uint32_t m,
     uint64_t kept = digits & rounding->kept;
     /* each byte + 0xf6 wraps to 0 and carries exactly when it reaches 10;
      * the bytes that did not wrap lose the 0xf6 again */
-    uint64_t sum = kept + (UINT64_C(0xf6f6f6f6f6f6f6f6) + (rounding->unit & up));
+    uint64_t sum = kept + (rounding->unit & up);
     first += sum < kept; /* the carry went out of the top byte */
     uint64_t rounded = sum - ((sum >> 7) & BYTES_01) * 0xf6;
     if (first == 10) { /* 999999999 rounded up: 1 digit into the next decade */
@@ -744,11 +748,9 @@ static inline size_t format_common_float32(char *buf, size_t n, uint32_t m,
     const struct fixed_layout *layout = &fixed_layouts[x + 9];
     if (drop >= layout->exponent_from) /* rare */
         return layout_exponent(buf, n, text, ninth, 9 - zeros, x);
-    /* (ninth << 1) << (63 - from) is ninth << (64 - from) but 0 for from 0 */
-    unsigned from = layout->second_from;
-    uint64_t second_word = text >> from | (ninth << 1) << (63 - from);
-    uint64_t below_one = (uint64_t)0 - (uint64_t)(x < 0);
-    uint64_t first_word = text ^ ((text ^ UINT64_C(0x3030303030302e30)) & below_one); /* "0.000000" */
+    /* text and ninth shifted right by from bits as one 128-bit word */
+    uint64_t second_word = (uint64_t)(((u128)ninth << 64 | text) >> (layout->second_from & 63));
+    uint64_t first_word = x < 0 ? UINT64_C(0x3030303030302e30) : text; /* "0.000000" */
     size_t len = layout->length_base - zeros;
     len = len > layout->length_min ? len : layout->length_min;
     char *w = buf + n;
