@@ -26,9 +26,13 @@
  * exponent digits, trailing zeros dropped.
  *
  * Three ways to do that, fastest first:
- *   - format_common_float32: floats from 2^-29 to 2^22, about 1.9e-9 to 4.2e6 (what packets
- *     hold), D a power of two and N < 2^64, without loops or branches on
- *     the value (a capture's values defeat branch prediction);
+ *   - format_common_float32: floats from 2^-29 to 2^22, about 1.9e-9 to
+ *     4.2e6 (what packets hold), but for powers of two: D a power of two
+ *     and N < 2^64 read from a table per exponent; the precision comes
+ *     from one test per P that the read-back interval holds a P-digit
+ *     decimal (no trial roundings), and the digits are rounded as bytes,
+ *     all without loops or branches on the value (a capture's values
+ *     defeat branch prediction);
  *   - shortest_g: any float or double whose N fits in 124 bits and D in
  *     110 (floats from about 1e-32 up, doubles from 1e-15 to 1e37);
  *   - elsewhere, and on compilers without unsigned __int128, snprintf and
@@ -374,9 +378,11 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
         unsigned small_shift = (unsigned)-t;
         uint64_t small_q = small_n >> small_shift;
         uint64_t small_r = small_n & ((UINT64_C(1) << small_shift) - 1);
-        if (small_q < format_powers_of_ten[min_digits - 1] || small_q >= 2 * format_powers_of_ten[min_digits])
+        if (small_q < format_powers_of_ten[min_digits - 1] ||
+            small_q >= 2 * format_powers_of_ten[min_digits])
             return 0;
-        unsigned small_digits = small_q >= format_powers_of_ten[min_digits] ? min_digits + 1 : min_digits;
+        unsigned small_digits =
+            small_q >= format_powers_of_ten[min_digits] ? min_digits + 1 : min_digits;
         return pick_precision_u64(buf, n, small_q, small_r, small_shift, small_a,
                                   (int)small_digits - 1 - k, small_digits, (rq->m & 1) == 0,
                                   rq->lower_closer, rq->min_p, rq->max_p);
@@ -494,7 +500,7 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
  * 10^8; it reaches 10^9 from m = ten_from = ceil(10^(9 - k) * 2^(150 - b))
  * on (2^24: never in that binade), and k - 1 is used from there. Then
  *
- *     v * 10^k = m * 5^k / 2^shift      shift = 150 - b - k, in 0..40
+ *     v * 10^k = m * 5^k / 2^shift      shift = 150 - b - k, in 0..35
  *
  * and s = m * 5^k < 2^64 is v in units of 2^-shift: q = s >> shift has
  * exactly 9 digits, r = s mod 2^shift is the fraction below them.
@@ -507,84 +513,92 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
  * integers inside are s - (5^k + 1) / 2 + 1 .. s + (5^k - 1) / 2. The
  * interval being symmetric, the P-digit rounding of v (the P-digit decimal
  * nearest v) is in it exactly when some P-digit decimal is, that is when
- * some multiple of 10^(9 - P) lies in [below_q + 1, top_q] (both ends
- * shifted down by shift): when the largest multiple up to top_q is above
- * below_q.
- * A multiple of 10^j is one of 10^(j - 1), so the precisions that read
- * back are 9 - drop .. 9 with drop = how many of j = 1, 2, 3 pass; that
- * sum needs no search. (9 digits always read back.)
+ * some multiple of 10^(9 - P) is in there: with top_q = (s + (5^k - 1) / 2)
+ * >> shift and below_q = (s - (5^k + 1) / 2) >> shift, when the largest
+ * multiple up to top_q is above below_q. A multiple of 10^j is one of
+ * 10^(j - 1), so the precisions that read back are 9 - drop .. 9 with
+ * drop = how many of j = 1, 2, 3 pass; that sum needs no search. (9
+ * digits always read back.) Powers of two have a lower neighbour twice as
+ * close: not symmetric, they take shortest_g.
  *
  * Digits: q's 9 digits are split into bytes (the last one lowest) while
  * the precision is worked out, then rounded there: the `drop` lowest
  * bytes go, and 1 is added at byte `drop` when the dropped part, r
  * included, is above half a unit, or exactly half with an odd digit
  * before it (to nearest, ties to even, as printf rounds). The carry runs
- * through 9s with the usual trick of adding 0xf6 to each byte first. The
- * bytes are reversed into text order and laid out with a few overlapping
- * stores, whose places a table gives for each decimal exponent.
+ * through 9s with the usual trick of biasing each byte by 0xf6 (a branch
+ * taken for the one value in twenty that carries was slower: each miss
+ * also throws away the next value's work). The bytes are reversed into
+ * text order and laid out with a few overlapping stores, whose places a
+ * table gives for each decimal exponent.
+ *
+ * The rows of common_scales follow from the formulas above; the tests and
+ * the comparison over all 2^32 floats (tests/cli/float_exhaustive.c)
+ * check them.
  */
 struct common_scale {
     uint64_t five_k[2]; /* 5^k, and 5^(k - 1) for m >= ten_from */
     uint32_t ten_from;  /* first m for which v * 10^k has 10 digits */
     uint8_t shift;      /* 150 - b - k */
-    int8_t exp10;       /* 8 - k: decimal exponent of q's first digit */
+    uint8_t exp10_row;  /* 9 + 8 - k: row of fixed_layouts for the decimal
+                         * exponent of q's first digit, 8 - k */
 };
 
 #define COMMON_FIRST_BIASED 98 /* 2^-29: k = 17, 5^17 * 2^24 < 2^64 */
 #define COMMON_ROWS         51 /* up to b = 148, 2^21: shift = 0 */
 
 static const struct common_scale common_scales[COMMON_ROWS] = {
-    {{UINT64_C(762939453125), UINT64_C(152587890625)}, 16777216, 35, -9}, /* 98: 2^-29, k = 17 */
-    {{UINT64_C(762939453125), UINT64_C(152587890625)}, 16777216, 34, -9}, /* 99: 2^-28, k = 17 */
-    {{UINT64_C(762939453125), UINT64_C(152587890625)}, 11259000, 33, -9}, /* 100: 2^-27, k = 17 */
-    {{UINT64_C(152587890625), UINT64_C(30517578125)}, 16777216, 33, -8}, /* 101: 2^-26, k = 16 */
-    {{UINT64_C(152587890625), UINT64_C(30517578125)}, 16777216, 32, -8}, /* 102: 2^-25, k = 16 */
-    {{UINT64_C(152587890625), UINT64_C(30517578125)}, 14073749, 31, -8}, /* 103: 2^-24, k = 16 */
-    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 16777216, 31, -7}, /* 104: 2^-23, k = 15 */
-    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 16777216, 30, -7}, /* 105: 2^-22, k = 15 */
-    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 16777216, 29, -7}, /* 106: 2^-21, k = 15 */
-    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 8796094, 28, -7}, /* 107: 2^-20, k = 15 */
-    {{UINT64_C(6103515625), UINT64_C(1220703125)}, 16777216, 28, -6}, /* 108: 2^-19, k = 14 */
-    {{UINT64_C(6103515625), UINT64_C(1220703125)}, 16777216, 27, -6}, /* 109: 2^-18, k = 14 */
-    {{UINT64_C(6103515625), UINT64_C(1220703125)}, 10995117, 26, -6}, /* 110: 2^-17, k = 14 */
-    {{UINT64_C(1220703125), UINT64_C(244140625)}, 16777216, 26, -5}, /* 111: 2^-16, k = 13 */
-    {{UINT64_C(1220703125), UINT64_C(244140625)}, 16777216, 25, -5}, /* 112: 2^-15, k = 13 */
-    {{UINT64_C(1220703125), UINT64_C(244140625)}, 13743896, 24, -5}, /* 113: 2^-14, k = 13 */
-    {{UINT64_C(244140625), UINT64_C(48828125)}, 16777216, 24, -4}, /* 114: 2^-13, k = 12 */
-    {{UINT64_C(244140625), UINT64_C(48828125)}, 16777216, 23, -4}, /* 115: 2^-12, k = 12 */
-    {{UINT64_C(244140625), UINT64_C(48828125)}, 16777216, 22, -4}, /* 116: 2^-11, k = 12 */
-    {{UINT64_C(244140625), UINT64_C(48828125)}, 8589935, 21, -4}, /* 117: 2^-10, k = 12 */
-    {{UINT64_C(48828125), UINT64_C(9765625)}, 16777216, 21, -3}, /* 118: 2^-9, k = 11 */
-    {{UINT64_C(48828125), UINT64_C(9765625)}, 16777216, 20, -3}, /* 119: 2^-8, k = 11 */
-    {{UINT64_C(48828125), UINT64_C(9765625)}, 10737419, 19, -3}, /* 120: 2^-7, k = 11 */
-    {{UINT64_C(9765625), UINT64_C(1953125)}, 16777216, 19, -2}, /* 121: 2^-6, k = 10 */
-    {{UINT64_C(9765625), UINT64_C(1953125)}, 16777216, 18, -2}, /* 122: 2^-5, k = 10 */
-    {{UINT64_C(9765625), UINT64_C(1953125)}, 13421773, 17, -2}, /* 123: 2^-4, k = 10 */
-    {{UINT64_C(1953125), UINT64_C(390625)}, 16777216, 17, -1}, /* 124: 2^-3, k = 9 */
-    {{UINT64_C(1953125), UINT64_C(390625)}, 16777216, 16, -1}, /* 125: 2^-2, k = 9 */
-    {{UINT64_C(1953125), UINT64_C(390625)}, 16777216, 15, -1}, /* 126: 2^-1, k = 9 */
-    {{UINT64_C(390625), UINT64_C(78125)}, 16777216, 15, 0}, /* 127: 2^0, k = 8 */
-    {{UINT64_C(390625), UINT64_C(78125)}, 16777216, 14, 0}, /* 128: 2^1, k = 8 */
-    {{UINT64_C(390625), UINT64_C(78125)}, 16777216, 13, 0}, /* 129: 2^2, k = 8 */
-    {{UINT64_C(390625), UINT64_C(78125)}, 10485760, 12, 0}, /* 130: 2^3, k = 8 */
-    {{UINT64_C(78125), UINT64_C(15625)}, 16777216, 12, 1}, /* 131: 2^4, k = 7 */
-    {{UINT64_C(78125), UINT64_C(15625)}, 16777216, 11, 1}, /* 132: 2^5, k = 7 */
-    {{UINT64_C(78125), UINT64_C(15625)}, 13107200, 10, 1}, /* 133: 2^6, k = 7 */
-    {{UINT64_C(15625), UINT64_C(3125)}, 16777216, 10, 2}, /* 134: 2^7, k = 6 */
-    {{UINT64_C(15625), UINT64_C(3125)}, 16777216, 9, 2}, /* 135: 2^8, k = 6 */
-    {{UINT64_C(15625), UINT64_C(3125)}, 16384000, 8, 2}, /* 136: 2^9, k = 6 */
-    {{UINT64_C(3125), UINT64_C(625)}, 16777216, 8, 3}, /* 137: 2^10, k = 5 */
-    {{UINT64_C(3125), UINT64_C(625)}, 16777216, 7, 3}, /* 138: 2^11, k = 5 */
-    {{UINT64_C(3125), UINT64_C(625)}, 16777216, 6, 3}, /* 139: 2^12, k = 5 */
-    {{UINT64_C(3125), UINT64_C(625)}, 10240000, 5, 3}, /* 140: 2^13, k = 5 */
-    {{UINT64_C(625), UINT64_C(125)}, 16777216, 5, 4}, /* 141: 2^14, k = 4 */
-    {{UINT64_C(625), UINT64_C(125)}, 16777216, 4, 4}, /* 142: 2^15, k = 4 */
-    {{UINT64_C(625), UINT64_C(125)}, 12800000, 3, 4}, /* 143: 2^16, k = 4 */
-    {{UINT64_C(125), UINT64_C(25)}, 16777216, 3, 5}, /* 144: 2^17, k = 3 */
-    {{UINT64_C(125), UINT64_C(25)}, 16777216, 2, 5}, /* 145: 2^18, k = 3 */
-    {{UINT64_C(125), UINT64_C(25)}, 16000000, 1, 5}, /* 146: 2^19, k = 3 */
-    {{UINT64_C(25), UINT64_C(5)}, 16777216, 1, 6}, /* 147: 2^20, k = 2 */
-    {{UINT64_C(25), UINT64_C(5)}, 16777216, 0, 6}, /* 148: 2^21, k = 2 */
+    {{UINT64_C(762939453125), UINT64_C(152587890625)}, 16777216, 35, 0}, /* 98: 2^-29, k = 17 */
+    {{UINT64_C(762939453125), UINT64_C(152587890625)}, 16777216, 34, 0}, /* 99: 2^-28, k = 17 */
+    {{UINT64_C(762939453125), UINT64_C(152587890625)}, 11259000, 33, 0}, /* 100: 2^-27, k = 17 */
+    {{UINT64_C(152587890625), UINT64_C(30517578125)}, 16777216, 33, 1},  /* 101: 2^-26, k = 16 */
+    {{UINT64_C(152587890625), UINT64_C(30517578125)}, 16777216, 32, 1},  /* 102: 2^-25, k = 16 */
+    {{UINT64_C(152587890625), UINT64_C(30517578125)}, 14073749, 31, 1},  /* 103: 2^-24, k = 16 */
+    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 16777216, 31, 2},    /* 104: 2^-23, k = 15 */
+    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 16777216, 30, 2},    /* 105: 2^-22, k = 15 */
+    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 16777216, 29, 2},    /* 106: 2^-21, k = 15 */
+    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 8796094, 28, 2},     /* 107: 2^-20, k = 15 */
+    {{UINT64_C(6103515625), UINT64_C(1220703125)}, 16777216, 28, 3},     /* 108: 2^-19, k = 14 */
+    {{UINT64_C(6103515625), UINT64_C(1220703125)}, 16777216, 27, 3},     /* 109: 2^-18, k = 14 */
+    {{UINT64_C(6103515625), UINT64_C(1220703125)}, 10995117, 26, 3},     /* 110: 2^-17, k = 14 */
+    {{UINT64_C(1220703125), UINT64_C(244140625)}, 16777216, 26, 4},      /* 111: 2^-16, k = 13 */
+    {{UINT64_C(1220703125), UINT64_C(244140625)}, 16777216, 25, 4},      /* 112: 2^-15, k = 13 */
+    {{UINT64_C(1220703125), UINT64_C(244140625)}, 13743896, 24, 4},      /* 113: 2^-14, k = 13 */
+    {{UINT64_C(244140625), UINT64_C(48828125)}, 16777216, 24, 5},        /* 114: 2^-13, k = 12 */
+    {{UINT64_C(244140625), UINT64_C(48828125)}, 16777216, 23, 5},        /* 115: 2^-12, k = 12 */
+    {{UINT64_C(244140625), UINT64_C(48828125)}, 16777216, 22, 5},        /* 116: 2^-11, k = 12 */
+    {{UINT64_C(244140625), UINT64_C(48828125)}, 8589935, 21, 5},         /* 117: 2^-10, k = 12 */
+    {{UINT64_C(48828125), UINT64_C(9765625)}, 16777216, 21, 6},          /* 118: 2^-9, k = 11 */
+    {{UINT64_C(48828125), UINT64_C(9765625)}, 16777216, 20, 6},          /* 119: 2^-8, k = 11 */
+    {{UINT64_C(48828125), UINT64_C(9765625)}, 10737419, 19, 6},          /* 120: 2^-7, k = 11 */
+    {{UINT64_C(9765625), UINT64_C(1953125)}, 16777216, 19, 7},           /* 121: 2^-6, k = 10 */
+    {{UINT64_C(9765625), UINT64_C(1953125)}, 16777216, 18, 7},           /* 122: 2^-5, k = 10 */
+    {{UINT64_C(9765625), UINT64_C(1953125)}, 13421773, 17, 7},           /* 123: 2^-4, k = 10 */
+    {{UINT64_C(1953125), UINT64_C(390625)}, 16777216, 17, 8},            /* 124: 2^-3, k = 9 */
+    {{UINT64_C(1953125), UINT64_C(390625)}, 16777216, 16, 8},            /* 125: 2^-2, k = 9 */
+    {{UINT64_C(1953125), UINT64_C(390625)}, 16777216, 15, 8},            /* 126: 2^-1, k = 9 */
+    {{UINT64_C(390625), UINT64_C(78125)}, 16777216, 15, 9},              /* 127: 2^0, k = 8 */
+    {{UINT64_C(390625), UINT64_C(78125)}, 16777216, 14, 9},              /* 128: 2^1, k = 8 */
+    {{UINT64_C(390625), UINT64_C(78125)}, 16777216, 13, 9},              /* 129: 2^2, k = 8 */
+    {{UINT64_C(390625), UINT64_C(78125)}, 10485760, 12, 9},              /* 130: 2^3, k = 8 */
+    {{UINT64_C(78125), UINT64_C(15625)}, 16777216, 12, 10},              /* 131: 2^4, k = 7 */
+    {{UINT64_C(78125), UINT64_C(15625)}, 16777216, 11, 10},              /* 132: 2^5, k = 7 */
+    {{UINT64_C(78125), UINT64_C(15625)}, 13107200, 10, 10},              /* 133: 2^6, k = 7 */
+    {{UINT64_C(15625), UINT64_C(3125)}, 16777216, 10, 11},               /* 134: 2^7, k = 6 */
+    {{UINT64_C(15625), UINT64_C(3125)}, 16777216, 9, 11},                /* 135: 2^8, k = 6 */
+    {{UINT64_C(15625), UINT64_C(3125)}, 16384000, 8, 11},                /* 136: 2^9, k = 6 */
+    {{UINT64_C(3125), UINT64_C(625)}, 16777216, 8, 12},                  /* 137: 2^10, k = 5 */
+    {{UINT64_C(3125), UINT64_C(625)}, 16777216, 7, 12},                  /* 138: 2^11, k = 5 */
+    {{UINT64_C(3125), UINT64_C(625)}, 16777216, 6, 12},                  /* 139: 2^12, k = 5 */
+    {{UINT64_C(3125), UINT64_C(625)}, 10240000, 5, 12},                  /* 140: 2^13, k = 5 */
+    {{UINT64_C(625), UINT64_C(125)}, 16777216, 5, 13},                   /* 141: 2^14, k = 4 */
+    {{UINT64_C(625), UINT64_C(125)}, 16777216, 4, 13},                   /* 142: 2^15, k = 4 */
+    {{UINT64_C(625), UINT64_C(125)}, 12800000, 3, 13},                   /* 143: 2^16, k = 4 */
+    {{UINT64_C(125), UINT64_C(25)}, 16777216, 3, 14},                    /* 144: 2^17, k = 3 */
+    {{UINT64_C(125), UINT64_C(25)}, 16777216, 2, 14},                    /* 145: 2^18, k = 3 */
+    {{UINT64_C(125), UINT64_C(25)}, 16000000, 1, 14},                    /* 146: 2^19, k = 3 */
+    {{UINT64_C(25), UINT64_C(5)}, 16777216, 1, 15},                      /* 147: 2^20, k = 2 */
+    {{UINT64_C(25), UINT64_C(5)}, 16777216, 0, 15},                      /* 148: 2^21, k = 2 */
 };
 
 /* The rounding at byte `drop` of q's digits (one byte per digit, the last
@@ -594,8 +608,9 @@ struct digit_rounding {
     uint64_t kept;    /* the others */
     uint64_t unit;    /* 1 at byte drop */
     uint64_t twice_half;
-    /* twice half a unit in those bytes: "5" * 2, "50" * 2, "500" * 2;
-     * for drop = 0 the half is 2^(shift - 1), in r alone: 1 (<< shift) */
+    /* twice half a unit in those bytes, which hold 0xf6 + each digit:
+     * "5" * 2, "50" * 2, "500" * 2 so biased; for drop = 0 the half is
+     * 2^(shift - 1), in r alone: 1 (<< shift) */
 };
 
 static const struct digit_rounding digit_roundings[4] = {
@@ -623,36 +638,37 @@ struct fixed_layout {
                                         * 8 bytes a row: one scaled index */
     uint8_t point_at;
     uint8_t second_at;
-    uint8_t second_from;   /* 8 * the digit the second word starts with */
-    uint8_t length_base;   /* length = max(length_base - zero digits at the end, */
-    uint8_t length_min;    /*              length_min) */
+    uint8_t second_from; /* 8 * the digit the second word starts with */
+    uint8_t length_base; /* length = max(length_base - zero digits at the end, */
+    uint8_t length_min;  /*              length_min) */
 };
 
 static const struct fixed_layout fixed_layouts[17] = {
-    {0, 1, 2, 0, 0, 0},    /* x = -9 .. -5: exponent form */
-    {0, 1, 2, 0, 0, 0},    /* -8 */
-    {0, 1, 2, 0, 0, 0},    /* -7 */
-    {0, 1, 2, 0, 0, 0},    /* -6 */
-    {0, 1, 2, 0, 0, 0},    /* -5 */
-    {4, 1, 5, 0, 14, 0},   /* -4: 0.000ddd */
-    {4, 1, 4, 0, 13, 0},   /* -3 */
-    {4, 1, 3, 0, 12, 0},   /* -2 */
-    {4, 1, 2, 0, 11, 0},   /* -1 */
-    {4, 1, 2, 8, 10, 3},   /* 0: d.ddd */
-    {4, 2, 3, 16, 10, 4},  /* 1 */
-    {4, 3, 4, 24, 10, 5},  /* 2 */
-    {4, 4, 5, 32, 10, 6},  /* 3 */
-    {4, 5, 6, 40, 10, 7},  /* 4 */
-    {4, 6, 7, 48, 10, 8},  /* 5 */
-    {3, 7, 8, 56, 10, 9},  /* 6: p >= 7 */
-    {0, 1, 2, 0, 0, 0},    /* 7: cannot happen (v < 2^22 rounds below 10^7) */
+    {0, 1, 2, 0, 0, 0},   /* x = -9 .. -5: exponent form */
+    {0, 1, 2, 0, 0, 0},   /* -8 */
+    {0, 1, 2, 0, 0, 0},   /* -7 */
+    {0, 1, 2, 0, 0, 0},   /* -6 */
+    {0, 1, 2, 0, 0, 0},   /* -5 */
+    {4, 1, 5, 0, 14, 0},  /* -4: 0.000ddd */
+    {4, 1, 4, 0, 13, 0},  /* -3 */
+    {4, 1, 3, 0, 12, 0},  /* -2 */
+    {4, 1, 2, 0, 11, 0},  /* -1 */
+    {4, 1, 2, 8, 10, 3},  /* 0: d.ddd */
+    {4, 2, 3, 16, 10, 4}, /* 1 */
+    {4, 3, 4, 24, 10, 5}, /* 2 */
+    {4, 4, 5, 32, 10, 6}, /* 3 */
+    {4, 5, 6, 40, 10, 7}, /* 4 */
+    {4, 6, 7, 48, 10, 8}, /* 5 */
+    {3, 7, 8, 56, 10, 9}, /* 6: p >= 7 */
+    {0, 1, 2, 0, 0, 0},   /* 7: cannot happen (v < 2^22 rounds below 10^7) */
 };
 
 #define BYTES_01 UINT64_C(0x0101010101010101)
 
 /*
  * q < 10^9 as its first digit and the other eight as bytes of a word
- * (values 0..9, the last digit lowest). q splits into two lanes of four
+ * (the last digit lowest), each digit d as 0xf6 + d for the rounding's
+ * carries (see format_common_float32). q splits into two lanes of four
  * digits (the last four low, the four before high); then, in each lane,
  * y = d0 + 10 d1 + 100 d2 + 1000 d3 becomes d0 | d1 << 8 | d2 << 16 |
  * d3 << 24 by adding (2^8 - 10) floor(y / 10), (2^16 - 10 * 2^8)
@@ -700,20 +716,22 @@ static NOT_INLINED size_t layout_exponent(char *buf, size_t n, uint64_t text, ui
 static inline size_t format_common_float32(char *buf, size_t n, uint32_t m,
                                            const struct common_scale *scale)
 {
-    /* both scales are loaded at once; a mask picks one (no dependent load) */
+    /* both scales are loaded at once; a conditional move picks one (no
+     * load waiting for the comparison) */
     unsigned ten = m >= scale->ten_from;
     uint64_t a0 = scale->five_k[0], a1 = scale->five_k[1];
     uint64_t a = ten ? a1 : a0;
     unsigned shift = scale->shift + ten;
-    int x = scale->exp10 + (int)ten;
-    uint64_t s = a * m; /* < 2^24 * 5^17 < 2^64 */
+    unsigned x_row = scale->exp10_row + ten; /* x + 9 */
+    uint64_t s = a * m;                      /* < 2^24 * 5^17 < 2^64 */
     uint32_t q = (uint32_t)(s >> shift);
 
     /* the precision (a >> 1 = (5^k - 1) / 2, 5^k being odd) */
     uint32_t top_q = (uint32_t)((s + (a >> 1)) >> shift);
     uint32_t below_q = (uint32_t)((s - (a >> 1) - 1) >> shift);
     /* the largest multiple of 10^j up to top_q is above below_q */
-    unsigned drop = (unsigned)(top_q / 10 * 10 > below_q) + (unsigned)(top_q / 100 * 100 > below_q) +
+    unsigned drop = (unsigned)(top_q / 10 * 10 > below_q) +
+                    (unsigned)(top_q / 100 * 100 > below_q) +
                     (unsigned)(top_q / 1000 * 1000 > below_q);
 
     /* meanwhile, q's digits: the first, and the other 8 one per byte */
@@ -721,36 +739,37 @@ static inline size_t format_common_float32(char *buf, size_t n, uint32_t m,
     uint64_t digits = split_digits(q, &first);
 
     /* the rounding, at byte drop: up when 2 * (dropped part and r) + the
-     * parity of the digit kept last > twice half a unit (ties to even) */
+     * parity of the digit kept last > twice half a unit (ties to even);
+     * the bias of the dropped bytes, the same in each, keeps their order */
     const struct digit_rounding *rounding = &digit_roundings[drop];
-    /* (dropped digits << shift) + r, r = s - (q << shift) */
-    uint64_t dropped = (s + (((digits & rounding->dropped) - q) << shift)) * 2 +
-                       ((digits & rounding->unit) != 0);
+    /* (dropped digits << shift) + r, r = s - (q << shift); < 2^60 */
+    uint64_t dropped =
+        (s + (((digits & rounding->dropped) - q) << shift)) * 2 + ((digits & rounding->unit) != 0);
     uint64_t up = (uint64_t)0 - (uint64_t)(dropped > rounding->twice_half << shift);
     uint64_t kept = digits & rounding->kept;
-    /* each byte + 0xf6 wraps to 0 and carries exactly when it reaches 10;
-     * the bytes that did not wrap lose the 0xf6 again */
+    /* a byte (0xf6 + digit) wraps to 0 and carries exactly when the digit
+     * reaches 10; the bytes that did not wrap (the dropped ones are 0)
+     * lose the 0xf6 again */
     uint64_t sum = kept + (rounding->unit & up);
     first += sum < kept; /* the carry went out of the top byte */
     uint64_t rounded = sum - ((sum >> 7) & BYTES_01) * 0xf6;
     if (first == 10) { /* 999999999 rounded up: 1 digit into the next decade */
         first = 1;
-        x++;
+        x_row++;
     }
     /* zero digits at the end: zero bytes at the bottom (all 8 when rounded
      * is 0: bit 63 is no digit's) */
     unsigned zeros = (unsigned)(__builtin_ctzll(rounded | UINT64_C(1) << 63) + 1) / 8;
     /* digits 0..7 as text, the first digit lowest; digit 8 apart */
-    uint64_t text = ('0' + (uint64_t)first) |
-                    (__builtin_bswap64(rounded) | UINT64_C(0x3030303030303030)) << 8;
+    uint64_t text = (__builtin_bswap64(rounded) << 8 | first) | UINT64_C(0x3030303030303030);
     uint64_t ninth = '0' + (rounded & 0xff);
 
-    const struct fixed_layout *layout = &fixed_layouts[x + 9];
+    const struct fixed_layout *layout = &fixed_layouts[x_row];
     if (drop >= layout->exponent_from) /* rare */
-        return layout_exponent(buf, n, text, ninth, 9 - zeros, x);
+        return layout_exponent(buf, n, text, ninth, 9 - zeros, (int)x_row - 9);
     /* text and ninth shifted right by from bits as one 128-bit word */
     uint64_t second_word = (uint64_t)(((u128)ninth << 64 | text) >> (layout->second_from & 63));
-    uint64_t first_word = x < 0 ? UINT64_C(0x3030303030302e30) : text; /* "0.000000" */
+    uint64_t first_word = x_row < 9 ? UINT64_C(0x3030303030302e30) : text; /* "0.000000" */
     size_t len = layout->length_base - zeros;
     len = len > layout->length_min ? len : layout->length_min;
     char *w = buf + n;
