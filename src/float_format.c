@@ -26,9 +26,13 @@
  * exponent digits, trailing zeros dropped.
  *
  * Three ways to do that, fastest first:
- *   - format_common_float32: floats from 2^-29 to 2^22, about 1.9e-9 to 4.2e6 (what packets
- *     hold), D a power of two and N < 2^64, without loops or branches on
- *     the value (a capture's values defeat branch prediction);
+ *   - format_common_float32: floats from 2^-29 to 2^22, about 1.9e-9 to
+ *     4.2e6 (what packets hold), but for powers of two: D a power of two
+ *     and N < 2^64 read from a table per exponent; the precision comes
+ *     from one test per P that the read-back interval holds a P-digit
+ *     decimal (no trial roundings), and the digits are rounded as bytes,
+ *     all without loops or branches on the value (a capture's values
+ *     defeat branch prediction);
  *   - shortest_g: any float or double whose N fits in 124 bits and D in
  *     110 (floats from about 1e-32 up, doubles from 1e-15 to 1e37);
  *   - elsewhere, and on compilers without unsigned __int128, snprintf and
@@ -374,9 +378,11 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
         unsigned small_shift = (unsigned)-t;
         uint64_t small_q = small_n >> small_shift;
         uint64_t small_r = small_n & ((UINT64_C(1) << small_shift) - 1);
-        if (small_q < format_powers_of_ten[min_digits - 1] || small_q >= 2 * format_powers_of_ten[min_digits])
+        if (small_q < format_powers_of_ten[min_digits - 1] ||
+            small_q >= 2 * format_powers_of_ten[min_digits])
             return 0;
-        unsigned small_digits = small_q >= format_powers_of_ten[min_digits] ? min_digits + 1 : min_digits;
+        unsigned small_digits =
+            small_q >= format_powers_of_ten[min_digits] ? min_digits + 1 : min_digits;
         return pick_precision_u64(buf, n, small_q, small_r, small_shift, small_a,
                                   (int)small_digits - 1 - k, small_digits, (rq->m & 1) == 0,
                                   rq->lower_closer, rq->min_p, rq->max_p);
@@ -470,141 +476,315 @@ static size_t shortest_g(char *buf, size_t n, const struct shortest_request *rq)
 }
 #endif /* __SIZEOF_INT128__ */
 
-#if defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) && \
+#if defined(__GNUC__)
+#define NOT_INLINED __attribute__((noinline))
+#else
+#define NOT_INLINED
+#endif
+
+#if defined(__GNUC__) && defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define FAST_FLOAT32 1
 /*
- * The common floats (2^-29 to 2^22, about 1.9e-9 to 4.2e6) without loops or data-dependent
- * branches, which the varied values of a capture would mispredict:
- * q + r / 2^shift = v * 10^k with q of exactly 9 digits; the roundings to
- * 6, 7, 8 and 9 digits are all tried and the first that reads back wins;
- * its digits, scaled to 9, become ASCII in one 64-bit word, and the
- * decimal point goes in with shifts of a 128-bit word (little-endian: the
- * first character is the lowest byte).
+ * The common floats: 2^-29 <= |v| < 2^22 (about 1.9e-9 to 4.2e6, what
+ * packets hold) whose significand is not a power of two, without loops or
+ * branches on the value (a capture's values defeat branch prediction).
+ * A loop over varied values is bound by the number of arithmetic
+ * instructions per value and by the length of each value's dependency
+ * chain, so the work is laid out for both: small tables (read by the load
+ * units, which are otherwise idle here) stand in for arithmetic, and the
+ * digits are worked out while the precision is.
+ *
+ * Scale: one row per biased exponent b. With v = m * 2^(b - 150), m in
+ * [2^23, 2^24), k = 8 - floor(log10(2^(b - 127))) makes v * 10^k at least
+ * 10^8; it reaches 10^9 from m = ten_from = ceil(10^(9 - k) * 2^(150 - b))
+ * on (2^24: never in that binade), and k - 1 is used from there. Then
+ *
+ *     v * 10^k = m * 5^k / 2^shift      shift = 150 - b - k, in 0..35
+ *
+ * and s = m * 5^k < 2^64 is v in units of 2^-shift: q = s >> shift has
+ * exactly 9 digits, r = s mod 2^shift is the fraction below them.
+ *
+ * Precision: v's neighbours are a gap g = 5^k / 2^shift (scaled) away on
+ * both sides, m not being a power of two, so a decimal reads back to v
+ * exactly when it lies in (v - g/2, v + g/2). In units of 2^-shift the
+ * ends are s +- 5^k / 2, halves since 5^k is odd, while decimals of 9
+ * digits or fewer are integers: the ends are never reached, and the
+ * integers inside are s - (5^k + 1) / 2 + 1 .. s + (5^k - 1) / 2. The
+ * interval being symmetric, the P-digit rounding of v (the P-digit decimal
+ * nearest v) is in it exactly when some P-digit decimal is, that is when
+ * some multiple of 10^(9 - P) is in there: with top_q = (s + (5^k - 1) / 2)
+ * >> shift and below_q = (s - (5^k + 1) / 2) >> shift, when the largest
+ * multiple up to top_q is above below_q. A multiple of 10^j is one of
+ * 10^(j - 1), so the precisions that read back are 9 - drop .. 9 with
+ * drop = how many of j = 1, 2, 3 pass; that sum needs no search. (9
+ * digits always read back.) Powers of two have a lower neighbour twice as
+ * close: not symmetric, they take shortest_g.
+ *
+ * Digits: q's 9 digits are split into bytes (the last one lowest) while
+ * the precision is worked out, then rounded there: the `drop` lowest
+ * bytes go, and 1 is added at byte `drop` when the dropped part, r
+ * included, is above half a unit, or exactly half with an odd digit
+ * before it (to nearest, ties to even, as printf rounds). The carry runs
+ * through 9s with the usual trick of biasing each byte by 0xf6 (a branch
+ * taken for the one value in twenty that carries was slower: each miss
+ * also throws away the next value's work). The bytes are reversed into
+ * text order and laid out with a few overlapping stores, whose places a
+ * table gives for each decimal exponent.
+ *
+ * The rows of common_scales follow from the formulas above; the tests and
+ * the comparison over all 2^32 floats (tests/cli/float_exhaustive.c)
+ * check them.
  */
+struct common_scale {
+    uint64_t five_k[2]; /* 5^k, and 5^(k - 1) for m >= ten_from */
+    uint32_t ten_from;  /* first m for which v * 10^k has 10 digits */
+    uint8_t shift;      /* 150 - b - k */
+    uint8_t exp10_row;  /* 9 + 8 - k: row of fixed_layouts for the decimal
+                         * exponent of q's first digit, 8 - k */
+};
 
-/* Digits of v < 10^8 as bytes 0..9 of a word, the first digit lowest:
- * four-digit halves, then two-digit quarters, then digits, each split
- * done for all lanes with one multiplication by a reciprocal (exact for
- * these ranges: y / 100 = y * 10486 >> 20 for y < 10^4, y / 10 = y * 103
- * >> 10 for y < 100). */
-static inline uint64_t eight_digits(uint32_t v)
-{
-    uint64_t x = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
-    uint64_t hundreds = ((x * 10486) >> 20) & UINT64_C(0x0000007f0000007f);
-    x = hundreds | (x - hundreds * 100) << 16;
-    uint64_t tens = ((x * 103) >> 10) & UINT64_C(0x000f000f000f000f);
-    return tens | (x - tens * 10) << 8;
-}
+#define COMMON_FIRST_BIASED 98 /* 2^-29: k = 17, 5^17 * 2^24 < 2^64 */
+#define COMMON_ROWS         51 /* up to b = 148, 2^21: shift = 0 */
+
+static const struct common_scale common_scales[COMMON_ROWS] = {
+    {{UINT64_C(762939453125), UINT64_C(152587890625)}, 16777216, 35, 0}, /* 98: 2^-29, k = 17 */
+    {{UINT64_C(762939453125), UINT64_C(152587890625)}, 16777216, 34, 0}, /* 99: 2^-28, k = 17 */
+    {{UINT64_C(762939453125), UINT64_C(152587890625)}, 11259000, 33, 0}, /* 100: 2^-27, k = 17 */
+    {{UINT64_C(152587890625), UINT64_C(30517578125)}, 16777216, 33, 1},  /* 101: 2^-26, k = 16 */
+    {{UINT64_C(152587890625), UINT64_C(30517578125)}, 16777216, 32, 1},  /* 102: 2^-25, k = 16 */
+    {{UINT64_C(152587890625), UINT64_C(30517578125)}, 14073749, 31, 1},  /* 103: 2^-24, k = 16 */
+    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 16777216, 31, 2},    /* 104: 2^-23, k = 15 */
+    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 16777216, 30, 2},    /* 105: 2^-22, k = 15 */
+    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 16777216, 29, 2},    /* 106: 2^-21, k = 15 */
+    {{UINT64_C(30517578125), UINT64_C(6103515625)}, 8796094, 28, 2},     /* 107: 2^-20, k = 15 */
+    {{UINT64_C(6103515625), UINT64_C(1220703125)}, 16777216, 28, 3},     /* 108: 2^-19, k = 14 */
+    {{UINT64_C(6103515625), UINT64_C(1220703125)}, 16777216, 27, 3},     /* 109: 2^-18, k = 14 */
+    {{UINT64_C(6103515625), UINT64_C(1220703125)}, 10995117, 26, 3},     /* 110: 2^-17, k = 14 */
+    {{UINT64_C(1220703125), UINT64_C(244140625)}, 16777216, 26, 4},      /* 111: 2^-16, k = 13 */
+    {{UINT64_C(1220703125), UINT64_C(244140625)}, 16777216, 25, 4},      /* 112: 2^-15, k = 13 */
+    {{UINT64_C(1220703125), UINT64_C(244140625)}, 13743896, 24, 4},      /* 113: 2^-14, k = 13 */
+    {{UINT64_C(244140625), UINT64_C(48828125)}, 16777216, 24, 5},        /* 114: 2^-13, k = 12 */
+    {{UINT64_C(244140625), UINT64_C(48828125)}, 16777216, 23, 5},        /* 115: 2^-12, k = 12 */
+    {{UINT64_C(244140625), UINT64_C(48828125)}, 16777216, 22, 5},        /* 116: 2^-11, k = 12 */
+    {{UINT64_C(244140625), UINT64_C(48828125)}, 8589935, 21, 5},         /* 117: 2^-10, k = 12 */
+    {{UINT64_C(48828125), UINT64_C(9765625)}, 16777216, 21, 6},          /* 118: 2^-9, k = 11 */
+    {{UINT64_C(48828125), UINT64_C(9765625)}, 16777216, 20, 6},          /* 119: 2^-8, k = 11 */
+    {{UINT64_C(48828125), UINT64_C(9765625)}, 10737419, 19, 6},          /* 120: 2^-7, k = 11 */
+    {{UINT64_C(9765625), UINT64_C(1953125)}, 16777216, 19, 7},           /* 121: 2^-6, k = 10 */
+    {{UINT64_C(9765625), UINT64_C(1953125)}, 16777216, 18, 7},           /* 122: 2^-5, k = 10 */
+    {{UINT64_C(9765625), UINT64_C(1953125)}, 13421773, 17, 7},           /* 123: 2^-4, k = 10 */
+    {{UINT64_C(1953125), UINT64_C(390625)}, 16777216, 17, 8},            /* 124: 2^-3, k = 9 */
+    {{UINT64_C(1953125), UINT64_C(390625)}, 16777216, 16, 8},            /* 125: 2^-2, k = 9 */
+    {{UINT64_C(1953125), UINT64_C(390625)}, 16777216, 15, 8},            /* 126: 2^-1, k = 9 */
+    {{UINT64_C(390625), UINT64_C(78125)}, 16777216, 15, 9},              /* 127: 2^0, k = 8 */
+    {{UINT64_C(390625), UINT64_C(78125)}, 16777216, 14, 9},              /* 128: 2^1, k = 8 */
+    {{UINT64_C(390625), UINT64_C(78125)}, 16777216, 13, 9},              /* 129: 2^2, k = 8 */
+    {{UINT64_C(390625), UINT64_C(78125)}, 10485760, 12, 9},              /* 130: 2^3, k = 8 */
+    {{UINT64_C(78125), UINT64_C(15625)}, 16777216, 12, 10},              /* 131: 2^4, k = 7 */
+    {{UINT64_C(78125), UINT64_C(15625)}, 16777216, 11, 10},              /* 132: 2^5, k = 7 */
+    {{UINT64_C(78125), UINT64_C(15625)}, 13107200, 10, 10},              /* 133: 2^6, k = 7 */
+    {{UINT64_C(15625), UINT64_C(3125)}, 16777216, 10, 11},               /* 134: 2^7, k = 6 */
+    {{UINT64_C(15625), UINT64_C(3125)}, 16777216, 9, 11},                /* 135: 2^8, k = 6 */
+    {{UINT64_C(15625), UINT64_C(3125)}, 16384000, 8, 11},                /* 136: 2^9, k = 6 */
+    {{UINT64_C(3125), UINT64_C(625)}, 16777216, 8, 12},                  /* 137: 2^10, k = 5 */
+    {{UINT64_C(3125), UINT64_C(625)}, 16777216, 7, 12},                  /* 138: 2^11, k = 5 */
+    {{UINT64_C(3125), UINT64_C(625)}, 16777216, 6, 12},                  /* 139: 2^12, k = 5 */
+    {{UINT64_C(3125), UINT64_C(625)}, 10240000, 5, 12},                  /* 140: 2^13, k = 5 */
+    {{UINT64_C(625), UINT64_C(125)}, 16777216, 5, 13},                   /* 141: 2^14, k = 4 */
+    {{UINT64_C(625), UINT64_C(125)}, 16777216, 4, 13},                   /* 142: 2^15, k = 4 */
+    {{UINT64_C(625), UINT64_C(125)}, 12800000, 3, 13},                   /* 143: 2^16, k = 4 */
+    {{UINT64_C(125), UINT64_C(25)}, 16777216, 3, 14},                    /* 144: 2^17, k = 3 */
+    {{UINT64_C(125), UINT64_C(25)}, 16777216, 2, 14},                    /* 145: 2^18, k = 3 */
+    {{UINT64_C(125), UINT64_C(25)}, 16000000, 1, 14},                    /* 146: 2^19, k = 3 */
+    {{UINT64_C(25), UINT64_C(5)}, 16777216, 1, 15},                      /* 147: 2^20, k = 2 */
+    {{UINT64_C(25), UINT64_C(5)}, 16777216, 0, 15},                      /* 148: 2^21, k = 2 */
+};
+
+/* The rounding at byte `drop` of q's digits (one byte per digit, the last
+ * digit lowest), for drop = 0..3. */
+struct digit_rounding {
+    uint64_t dropped; /* the bytes that go */
+    uint64_t kept;    /* the others */
+    uint64_t unit;    /* 1 at byte drop */
+    uint64_t twice_half;
+    /* twice half a unit in those bytes, which hold 0xf6 + each digit:
+     * "5" * 2, "50" * 2, "500" * 2 so biased; for drop = 0 the half is
+     * 2^(shift - 1), in r alone: 1 (<< shift) */
+};
+
+static const struct digit_rounding digit_roundings[4] = {
+    {0, ~UINT64_C(0), 1, 1},
+    {0xff, ~UINT64_C(0xff), 0x100, 0xfb * 2},
+    {0xffff, ~UINT64_C(0xffff), 0x10000, 0xfbf6 * 2},
+    {0xffffff, ~UINT64_C(0xffffff), 0x1000000, 0xfbf6f6 * 2},
+};
 
 /*
- * Whether the rounding of q + r / 2^shift to 9 - drop digits (drop >= 1)
- * reads back to v, whose half gap is a / 2^(shift + 1); the rounded digits
- * go to *digits. drop is a constant at each call, so the division is a
- * multiplication, and the conditions combine with & and | rather than
- * branches (the values are too varied for a branch predictor).
+ * Where the text goes, for each decimal exponent x = -9..7 of the first
+ * digit (index x + 9). %g writes "ddd.ddd" for 0 <= x < p, "0.000ddd" for
+ * -4 <= x < 0, and an exponent form otherwise. The fixed forms take four
+ * overlapping stores:
+ *               8 bytes at 0   8 bytes at    from digit   '.' at
+ *   ddd.ddd     digits         whole + 1     whole        whole
+ *   0.00ddd     "0.000000"     1 - x         0            1
+ * whole = x + 1 <= 7 digits before the point; 1 - x is "0." and the zeros.
+ * Digit 8 goes right after the second word, which is past the text in the
+ * first form. The length: whole + 1 + the digits after the point, at least
+ * one (a trailing '0': ddd.0); 1 - x + the digits.
  */
-static inline int rounding_reads_back(uint64_t q, uint64_t r, unsigned shift, uint64_t a,
-                                      unsigned drop, int m_even, int lower_closer, uint64_t *digits)
+struct fixed_layout {
+    _Alignas(8) uint8_t exponent_from; /* exponent form when drop >= this (x >= 9 - drop);
+                                        * 8 bytes a row: one scaled index */
+    uint8_t point_at;
+    uint8_t second_at;
+    uint8_t second_from; /* 8 * the digit the second word starts with */
+    uint8_t length_base; /* length = max(length_base - zero digits at the end, */
+    uint8_t length_min;  /*              length_min) */
+};
+
+static const struct fixed_layout fixed_layouts[17] = {
+    {0, 1, 2, 0, 0, 0},   /* x = -9 .. -5: exponent form */
+    {0, 1, 2, 0, 0, 0},   /* -8 */
+    {0, 1, 2, 0, 0, 0},   /* -7 */
+    {0, 1, 2, 0, 0, 0},   /* -6 */
+    {0, 1, 2, 0, 0, 0},   /* -5 */
+    {4, 1, 5, 0, 14, 0},  /* -4: 0.000ddd */
+    {4, 1, 4, 0, 13, 0},  /* -3 */
+    {4, 1, 3, 0, 12, 0},  /* -2 */
+    {4, 1, 2, 0, 11, 0},  /* -1 */
+    {4, 1, 2, 8, 10, 3},  /* 0: d.ddd */
+    {4, 2, 3, 16, 10, 4}, /* 1 */
+    {4, 3, 4, 24, 10, 5}, /* 2 */
+    {4, 4, 5, 32, 10, 6}, /* 3 */
+    {4, 5, 6, 40, 10, 7}, /* 4 */
+    {4, 6, 7, 48, 10, 8}, /* 5 */
+    {3, 7, 8, 56, 10, 9}, /* 6: p >= 7 */
+    {0, 1, 2, 0, 0, 0},   /* 7: cannot happen (v < 2^22 rounds below 10^7) */
+};
+
+#define BYTES_01 UINT64_C(0x0101010101010101)
+
+/*
+ * q < 10^9 as its first digit and the other eight as bytes of a word
+ * (the last digit lowest), each digit d as 0xf6 + d for the rounding's
+ * carries (see format_common_float32). q splits into two lanes of four
+ * digits (the last four low, the four before high); then, in each lane,
+ * y = d0 + 10 d1 + 100 d2 + 1000 d3 becomes d0 | d1 << 8 | d2 << 16 |
+ * d3 << 24 by adding (2^8 - 10) floor(y / 10), (2^16 - 10 * 2^8)
+ * floor(y / 100) and (2^24 - 10 * 2^16) floor(y / 1000), three quotients
+ * worked out side by side, each with one multiplication by a reciprocal
+ * for both lanes (exact for y < 10^4: y * 6554 >> 16, y * 10486 >> 20,
+ * y * 8389 >> 23; no lane's products reach the next lane).
+ */
+static inline uint64_t split_digits(uint32_t q, uint32_t *first)
 {
-    uint64_t unit = format_powers_of_ten[drop], half = unit / 2;
-    uint64_t d = q / unit, rest = q - d * unit;
-    /* to nearest; a tie (v exactly halfway) goes to the even digit */
-    int up = (rest > half) | ((rest == half) & ((r != 0) | (int)(d & 1)));
-    /* |w - v| in units of 2^-shift: the digits to the next candidate less
-     * r when rounding up, the dropped digits plus r when down (selected
-     * with a mask: compilers turn `up ? :` here into a branch) */
-    uint64_t up_mask = (uint64_t)0 - (uint64_t)up;
-    uint64_t dist = rest ^ ((rest ^ (unit - rest)) & up_mask);
-    uint64_t err = (dist << shift) + ((r ^ up_mask) - up_mask);
-    int below = !up & ((rest | r) != 0);
-    uint64_t scaled = err << (1 + (below & lower_closer));
-    *digits = d + (uint64_t)up;
-    return (scaled < a) | ((scaled == a) & m_even);
+    uint64_t f = q / 100000000, t = q / 10000;
+    *first = (uint32_t)f;
+    /* q - t * 10^4 low, t - f * 10^4 high */
+    uint64_t y = q + t * ((UINT64_C(1) << 32) - 10000) - (f * 10000 << 32);
+    uint64_t tens = ((y * 6554) >> 16) & UINT64_C(0x000003ff000003ff);
+    uint64_t hundreds = ((y * 10486) >> 20) & UINT64_C(0x0000007f0000007f);
+    uint64_t thousands = ((y * 8389) >> 23) & UINT64_C(0x0000000f0000000f);
+    return y + tens * ((1 << 8) - 10) + hundreds * ((1 << 16) - (10 << 8)) +
+           thousands * ((1 << 24) - (10 << 16)) + UINT64_C(0xf6f6f6f6f6f6f6f6);
 }
 
-/* The 9-digit rounding of q + r / 2^shift (always reads back). */
-static inline uint64_t round_to_nine(uint64_t q, uint64_t r, unsigned shift)
+/* The exponent form ("1.5e+06", "2e-07") of digits 0..7 (text) and 8
+ * (ninth), for x < -4 or x >= p: rare among the common floats (|x| <= 9
+ * there), so plain code, out of line. */
+static NOT_INLINED size_t layout_exponent(char *buf, size_t n, uint64_t text, uint64_t ninth,
+                                          size_t count, int x)
 {
-    uint64_t twice = r << 1, whole = UINT64_C(1) << shift;
-    return q + (uint64_t)((twice > whole) | ((twice == whole) & (int)(q & 1)));
-}
-
-/* Returns 0 when v is not one of the common floats. */
-static size_t format_common_float32(char *buf, size_t n, uint32_t m, unsigned biased,
-                                    int lower_closer)
-{
-    /* v = m * 2^(biased - 150), floor(log2 v) = biased - 127 */
-    int x0 = (int)(((int64_t)biased - 127) * 78913 >> 18);
-    int k = 8 - x0;
-    int shift = 150 - (int)biased - k;
-    if (k < 1 || k > 17 || shift < 0 || shift > 39)
-        return 0;
-    /* v * 10^k has 9 or 10 digits; with 10, take k - 1 (shift + 1) */
-    int ten = ((pow5_u64[k] * m) >> shift) >= format_powers_of_ten[9];
-    k -= ten;
-    shift += ten;
-    uint64_t a = pow5_u64[k], scaled = a * m; /* < 2^24 * 5^17 < 2^64 */
-    uint64_t q = scaled >> shift, r = scaled & ((UINT64_C(1) << shift) - 1);
-    if (q < format_powers_of_ten[8] || q >= format_powers_of_ten[9])
-        return 0;  /* cannot happen (see x0) */
-    int x = 8 - k; /* decimal exponent of the first digit */
-    int m_even = (m & 1) == 0;
-    uint64_t rounded[4];
-    /* 9 digits always read back; printf's loop ends there in any case */
-    unsigned reads_back = (unsigned)rounding_reads_back(q, r, (unsigned)shift, a, 3, m_even,
-                                                        lower_closer, &rounded[0]) |
-                          (unsigned)rounding_reads_back(q, r, (unsigned)shift, a, 2, m_even,
-                                                        lower_closer, &rounded[1])
-                              << 1 |
-                          (unsigned)rounding_reads_back(q, r, (unsigned)shift, a, 1, m_even,
-                                                        lower_closer, &rounded[2])
-                              << 2 |
-                          8u;
-    rounded[3] = round_to_nine(q, r, (unsigned)shift);
-    unsigned pick = (unsigned)__builtin_ctz(reads_back);
-    unsigned p = 6 + pick;
-    uint64_t nine = rounded[pick] * format_powers_of_ten[3 - pick]; /* the digits, scaled to 9 */
-    if (nine == format_powers_of_ten[9]) {                          /* rounded up into the next decade */
-        nine = format_powers_of_ten[8];
-        x++;
+    char digits[9];
+    memcpy(digits, &text, 8);
+    digits[8] = (char)ninth;
+    buf[n++] = digits[0];
+    if (count > 1) {
+        buf[n++] = '.';
+        memcpy(buf + n, digits + 1, count - 1);
+        n += count - 1;
     }
-    if ((unsigned)(x + 4) >= p + 4) /* x < -4 or x >= p: exponent form, rare */
-        return layout_g(buf, n, nine / format_powers_of_ten[9 - p], p, x);
-    uint32_t first = (uint32_t)(nine / format_powers_of_ten[8]);
-    uint64_t rest = eight_digits((uint32_t)(nine - first * format_powers_of_ten[8]));
-    /* significant digits: 9 less the trailing zero bytes (8 when rest is 0) */
-    size_t count = 9 - (unsigned)__builtin_clzll(rest | 1) / 8 - (rest == 0);
-    /* the 9 digits as text, then a '0' for "123456789.0" */
-    u128 digits =
-        (u128)('0' + first) | (u128)(rest | UINT64_C(0x3030303030303030)) << 8 | (u128)'0' << 72;
-    /*
-     * Four stores write either layout (which one is as hard to predict as
-     * the values, so it is chosen with conditional moves, not branches):
-     *             at 0        digits at  '.' at   8 digits from   at
-     *   ddd.ddd   digits      0          whole    digit `whole`   whole + 1
-     *   0.00ddd   "0.000000"  lead       1        digit 0         lead
-     * ddd.0 when no digit is left after the point (the next digit is '0').
-     */
-    int fixed = x >= 0;
-    size_t whole = (size_t)x + 1, lead = (size_t)(1 - x); /* lead: "0." and -x - 1 zeros */
-    size_t fraction = count > whole ? count - whole : 1;
-    size_t len = fixed ? whole + 1 + fraction : lead + count;
-    uint64_t first8 = fixed ? (uint64_t)digits : UINT64_C(0x3030303030302e30); /* "0.000000" */
-    size_t digits_at = fixed ? 0 : lead, point_at = fixed ? whole : 1;
-    size_t tail_from = fixed ? whole : 0, tail_at = fixed ? whole + 1 : lead;
-    uint64_t tail = (uint64_t)(digits >> (8 * tail_from));
+    buf[n++] = 'e';
+    buf[n++] = x < 0 ? '-' : '+';
+    memcpy(buf + n, format_digit_pairs + 2 * (x < 0 ? -x : x), 2);
+    n += 2;
+    buf[n] = '\0';
+    return n;
+}
+
+static inline size_t format_common_float32(char *buf, size_t n, uint32_t m,
+                                           const struct common_scale *scale)
+{
+    /* both scales are loaded at once; a conditional move picks one (no
+     * load waiting for the comparison) */
+    unsigned ten = m >= scale->ten_from;
+    uint64_t a0 = scale->five_k[0], a1 = scale->five_k[1];
+    uint64_t a = ten ? a1 : a0;
+    unsigned shift = scale->shift + ten;
+    unsigned x_row = scale->exp10_row + ten; /* x + 9 */
+    uint64_t s = a * m;                      /* < 2^24 * 5^17 < 2^64 */
+    uint32_t q = (uint32_t)(s >> shift);
+
+    /* the precision (a >> 1 = (5^k - 1) / 2, 5^k being odd) */
+    uint32_t top_q = (uint32_t)((s + (a >> 1)) >> shift);
+    uint32_t below_q = (uint32_t)((s - (a >> 1) - 1) >> shift);
+    /* the largest multiple of 10^j up to top_q is above below_q */
+    unsigned drop = (unsigned)(top_q / 10 * 10 > below_q) +
+                    (unsigned)(top_q / 100 * 100 > below_q) +
+                    (unsigned)(top_q / 1000 * 1000 > below_q);
+
+    /* meanwhile, q's digits: the first, and the other 8 one per byte */
+    uint32_t first;
+    uint64_t digits = split_digits(q, &first);
+
+    /* the rounding, at byte drop: up when 2 * (dropped part and r) + the
+     * parity of the digit kept last > twice half a unit (ties to even);
+     * the bias of the dropped bytes, the same in each, keeps their order */
+    const struct digit_rounding *rounding = &digit_roundings[drop];
+    /* (dropped digits << shift) + r, r = s - (q << shift); < 2^60 */
+    uint64_t dropped =
+        (s + (((digits & rounding->dropped) - q) << shift)) * 2 + ((digits & rounding->unit) != 0);
+    uint64_t up = (uint64_t)0 - (uint64_t)(dropped > rounding->twice_half << shift);
+    uint64_t kept = digits & rounding->kept;
+    /* a byte (0xf6 + digit) wraps to 0 and carries exactly when the digit
+     * reaches 10; the bytes that did not wrap (the dropped ones are 0)
+     * lose the 0xf6 again */
+    uint64_t sum = kept + (rounding->unit & up);
+    first += sum < kept; /* the carry went out of the top byte */
+    uint64_t rounded = sum - ((sum >> 7) & BYTES_01) * 0xf6;
+    if (first == 10) { /* 999999999 rounded up: 1 digit into the next decade */
+        first = 1;
+        x_row++;
+    }
+    /* zero digits at the end: zero bytes at the bottom (all 8 when rounded
+     * is 0: bit 63 is no digit's) */
+    unsigned zeros = (unsigned)(__builtin_ctzll(rounded | UINT64_C(1) << 63) + 1) / 8;
+    /* digits 0..7 as text, the first digit lowest; digit 8 apart */
+    uint64_t text = (__builtin_bswap64(rounded) << 8 | first) | UINT64_C(0x3030303030303030);
+    uint64_t ninth = '0' + (rounded & 0xff);
+
+    const struct fixed_layout *layout = &fixed_layouts[x_row];
+    if (drop >= layout->exponent_from) /* rare */
+        return layout_exponent(buf, n, text, ninth, 9 - zeros, (int)x_row - 9);
+    /* text and ninth shifted right by from bits as one 128-bit word */
+    uint64_t second_word = (uint64_t)(((u128)ninth << 64 | text) >> (layout->second_from & 63));
+    uint64_t first_word = x_row < 9 ? UINT64_C(0x3030303030302e30) : text; /* "0.000000" */
+    size_t len = layout->length_base - zeros;
+    len = len > layout->length_min ? len : layout->length_min;
     char *w = buf + n;
-    memcpy(w, &first8, 8);
-    memcpy(w + digits_at, &digits, 16);
-    w[point_at] = '.';
-    memcpy(w + tail_at, &tail, 8);
+    memcpy(w, &first_word, 8);
+    w[layout->second_at + 8] = (char)ninth;
+    memcpy(w + layout->second_at, &second_word, 8);
+    w[layout->point_at] = '.';
     w[len] = '\0';
     return n + len;
 }
 #endif
 
-size_t format_float32(char *buf, float v)
+/* Every float but the common ones, out of line: the common path then
+ * needs no stack frame nor saved registers. */
+static NOT_INLINED size_t format_rare_float32(char *buf, float v)
 {
     uint32_t bits;
     memcpy(&bits, &v, sizeof bits);
@@ -619,20 +799,11 @@ size_t format_float32(char *buf, float v)
         memcpy(buf + n, "0.0", 4);
         return n + 3;
     }
-    uint32_t m = biased ? fraction | UINT32_C(1) << 23 : fraction;
-    int lower_closer = fraction == 0 && biased > 1;
-#ifdef FAST_FLOAT32
-    if (biased) {
-        size_t len = format_common_float32(buf, n, m, biased, lower_closer);
-        if (len)
-            return len;
-    }
-#endif
 #ifdef __SIZEOF_INT128__
     struct shortest_request rq = {
-        .m = m,
+        .m = biased ? fraction | UINT32_C(1) << 23 : fraction,
         .e = biased ? (int)biased - 150 : -149,
-        .lower_closer = lower_closer,
+        .lower_closer = fraction == 0 && biased > 1,
         .min_p = 6,
         .max_p = 9,
     };
@@ -641,6 +812,23 @@ size_t format_float32(char *buf, float v)
         return len;
 #endif
     return printf_float32(buf, v);
+}
+
+size_t format_float32(char *buf, float v)
+{
+#ifdef FAST_FLOAT32
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    unsigned biased = (bits >> 23) & 0xff;
+    uint32_t fraction = bits & 0x7fffff;
+    /* unsigned: b below the first row wraps around above the last */
+    if (biased - COMMON_FIRST_BIASED < COMMON_ROWS && fraction != 0) {
+        buf[0] = '-'; /* stays when negative */
+        return format_common_float32(buf, bits >> 31, fraction | UINT32_C(1) << 23,
+                                     &common_scales[biased - COMMON_FIRST_BIASED]);
+    }
+#endif
+    return format_rare_float32(buf, v);
 }
 
 size_t format_float64(char *buf, double v)

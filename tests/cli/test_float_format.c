@@ -2,8 +2,9 @@
  * test_float_format.c -- format_float32/64 (src/float_format.c) give
  * exactly the text of the printf loop they replaced (float_oracle.c):
  * special values, every power of two and its neighbours, powers of ten,
- * short decimals and halfway cases, millions of random bit patterns, and
- * the values every compressed_float of the example schemas can decode to.
+ * short decimals and halfway cases, the edges of the common-float path,
+ * millions of random bit patterns, and the values every compressed_float
+ * of the example schemas can decode to.
  *
  * tests/cli/float-exhaustive (not run by make check: hours) compares all
  * 2^32 float bit patterns, or a range of them.
@@ -206,6 +207,34 @@ static void decimals(void **state)
     }
 }
 
+/* The edges of the common-float path (2^-29 <= |v| < 2^22): around each
+ * power of ten, where a binade's table row switches to one digit fewer of
+ * scale and where 9 digits of 9s round up into the next decade; and runs
+ * of consecutive floats at the top binades, whose few fraction bits give
+ * exact ties between two decimals of the same length. */
+static void common_path_edges(void **state)
+{
+    (void)state;
+    for (int x = -10; x <= 8; x++) {
+        char text[32];
+        snprintf(text, sizeof text, "1e%d", x);
+        float v = strtof(text, NULL);
+        uint32_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        for (int delta = -300; delta <= 300; delta++) {
+            same_as_oracle32(bits + (uint32_t)delta);
+            same_as_oracle32((bits + (uint32_t)delta) | UINT32_C(0x80000000));
+        }
+    }
+    /* 2^19, 2^20, 2^21: fraction steps of 1/16, 1/8, 1/4; 2^-29, the
+     * first row, and 2^22, past the last */
+    static const uint32_t starts[] = {0x49000000, 0x49800000, 0x4a000000, 0x4a7e0000,
+                                      0x31000000, 0x4a800000};
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        for (uint32_t j = 0; j < 65536; j++)
+            same_as_oracle32(starts[i] + j);
+}
+
 /* Uniform random bit patterns (mostly extreme magnitudes), then random
  * significands over the magnitudes packets hold (1e-12 .. 1e12). */
 static void random_patterns(void **state)
@@ -301,6 +330,7 @@ int main(void)
         cmocka_unit_test(special_values),
         cmocka_unit_test(powers_of_two),
         cmocka_unit_test(decimals),
+        cmocka_unit_test(common_path_edges),
         cmocka_unit_test(random_patterns),
         cmocka_unit_test(example_compressed_floats),
     };
