@@ -120,6 +120,13 @@ static const struct fields_text *enum_text(struct fields_key *key, int64_t value
     return t;
 }
 
+/* Kept out of line, so that the common path of its caller stays small. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 /* Indentation, copied FIELDS_KEY_COPY bytes at a time. */
 static const char spaces[FIELDS_KEY_COPY + 1] = "                                ";
 
@@ -335,24 +342,40 @@ static void text_label(struct fields_printer *p, const bitsift_event *ev)
  * format_float* may write past its text, or a 64-bit integer and sign. */
 #define JSON_SCALAR_ROOM FORMAT_FLOAT_SIZE
 
-/* The value at w when it is a number, bool or (cached) enum name that
- * fits JSON_SCALAR_ROOM, returning the end; NULL for anything else. */
-static inline char *json_scalar(char *w, struct fields_key *key, const bitsift_value *v)
+/* The value at w when it is a bool, an integer or an enum whose JSON name
+ * the field's cache holds already, returning the end; NULL for anything
+ * else. It calls nothing, so that on_json_field needs no stack frame. */
+static inline char *json_plain_scalar(char *w, const struct fields_key *key,
+                                      const bitsift_value *v)
 {
-    /* most frequent first: a jump table on the kind mispredicts more */
-    if (v->kind == BITSIFT_VALUE_FLOAT)
-        return isfinite(v->f) ? w + format_float32(w, v->f) : NULL;
     if (v->kind == BITSIFT_VALUE_BOOL) {
         memcpy(w, v->b ? "true" : "false", 5); /* a byte past "true" is room */
         return w + 5 - v->b;
     }
     if (v->kind == BITSIFT_VALUE_UINT)
         return w + format_u64(w, v->u);
-    if (v->kind == BITSIFT_VALUE_INT)
+    if (v->kind == BITSIFT_VALUE_INT || (v->kind == BITSIFT_VALUE_ENUM && !v->name))
         return w + format_i64(w, v->i);
+    if (v->kind == BITSIFT_VALUE_ENUM && key->enum_names && (uint64_t)v->i < FIELDS_ENUM_CACHE) {
+        const struct fields_text *t = &key->enum_names[v->i];
+        if (t->from == v->name && t->len <= FIELDS_KEY_COPY)
+            return put_padded(w, t->json, t->len);
+    }
+    return NULL;
+}
+
+/* The value at w when it is a number, bool or enum name (cached now if it
+ * was not) that fits JSON_SCALAR_ROOM, returning the end; NULL for
+ * anything else. */
+static inline char *json_scalar(char *w, struct fields_key *key, const bitsift_value *v)
+{
+    /* most frequent first: a jump table on the kind mispredicts more */
+    if (v->kind == BITSIFT_VALUE_FLOAT)
+        return isfinite(v->f) ? w + format_float32(w, v->f) : NULL;
+    char *end = json_plain_scalar(w, key, v);
+    if (end)
+        return end;
     if (v->kind == BITSIFT_VALUE_ENUM) {
-        if (!v->name)
-            return w + format_i64(w, v->i);
         const struct fields_text *t = enum_text(key, v->i, v->name);
         if (!t || t->len > FIELDS_KEY_COPY)
             return NULL;
@@ -385,11 +408,11 @@ static inline bool json_fast_member(struct fields_printer *p, struct fields_key 
     return true;
 }
 
-static bool on_json_field(void *ctx, const bitsift_event *ev)
+/* Any member the common path below does not take: the key built on first
+ * use, long keys and enum names, array elements, non-finite floats,
+ * strings and bytes. */
+static NOINLINE bool json_field_general(struct fields_printer *p, const bitsift_event *ev)
 {
-    struct fields_printer *p = ctx;
-    if (json_skips(ev))
-        return true;
     if (!p->in_array) {
         struct fields_key *key = key_for(p, ev);
         if (key && key->json_len <= FIELDS_KEY_COPY && json_fast_member(p, key, &ev->value))
@@ -399,6 +422,54 @@ static bool on_json_field(void *ctx, const bitsift_event *ev)
     fields_write_json_value(p->o, &ev->value);
     if (wrapped)
         out_char(p->o, '}');
+    return true;
+}
+
+/* The float f at w, the member begun at start, then commit it. Out of line
+ * (and reached by a tail call) so that on_json_field calls nothing on its
+ * common path and needs no stack frame. */
+static NOINLINE bool json_commit_float(struct out *o, char *start, char *w, float f)
+{
+    w += format_float32(w, f);
+    out_commit(o, (size_t)(w - start));
+    return true;
+}
+
+/*
+ * A member of an object: comma, key and scalar in one reservation, with
+ * nothing committed (and need_comma unchanged) until it is complete, so
+ * that any case it leaves to json_field_general starts afresh.
+ */
+static bool on_json_field(void *ctx, const bitsift_event *ev)
+{
+    struct fields_printer *p = ctx;
+    if (json_skips(ev))
+        return true;
+    unsigned id = (unsigned)ev->id;
+    if (BITSIFT_UNLIKELY(p->in_array || id >= p->key_count))
+        return json_field_general(p, ev);
+    const struct fields_key *key = &p->keys->keys[id];
+    struct out *o = p->o;
+    if (BITSIFT_UNLIKELY(key->name != ev->name || key->json_len > FIELDS_KEY_COPY ||
+                         o->cap - o->len < 1 + FIELDS_KEY_COPY + JSON_SCALAR_ROOM || !o->buf))
+        return json_field_general(p, ev);
+    char *start = o->buf + o->len, *w = start;
+    *w = ',';
+    w += p->need_comma;
+    memcpy(w, key->json, FIELDS_KEY_COPY); /* json_len <= FIELDS_KEY_COPY, padded */
+    w += key->json_len;
+    const bitsift_value *v = &ev->value;
+    if (v->kind == BITSIFT_VALUE_FLOAT) { /* the most frequent */
+        if (BITSIFT_UNLIKELY(!isfinite(v->f)))
+            return json_field_general(p, ev);
+        p->need_comma = 1;
+        return json_commit_float(o, start, w, v->f);
+    }
+    w = json_plain_scalar(w, key, v);
+    if (!w)
+        return json_field_general(p, ev);
+    out_commit(o, (size_t)(w - start));
+    p->need_comma = 1;
     return true;
 }
 
