@@ -59,15 +59,6 @@ bool bitsift__reader_overflow(bitsift_reader *r, unsigned bits)
                                bitsift_reader_bits_left(r));
 }
 
-/* Load the 8 bytes from `byte` on (byte < size): from data while they
- * all lie inside it, else from the zero-padded copy of the last bytes. */
-static uint64_t reader_window(const bitsift_reader *r, uint64_t byte)
-{
-    if (byte + 8 <= r->size)
-        return bitsift__load_le64(r->data + byte);
-    return bitsift__load_le64(r->tail + (byte - r->tail_start));
-}
-
 /* The rest of bitsift_read_bits: a width outside 1..57, or a read that
  * ends past fast_limit (near the end of the data, or after a failure). */
 bitsift__bits_result bitsift__read_bits_slow(bitsift_reader *r, unsigned n)
@@ -85,12 +76,11 @@ bitsift__bits_result bitsift__read_bits_slow(bitsift_reader *r, unsigned n)
     }
     uint64_t at = r->bit_pos;
     if (n <= 57) {
-        result.value = (reader_window(r, at >> 3) >> (at & 7)) & (~0ull >> (64 - n));
+        result.value = bitsift__reader_window(r, at) & (~0ull >> (64 - n));
     } else {
         /* Wider than one window: low 32 bits first, then the rest. */
-        uint64_t lo = (reader_window(r, at >> 3) >> (at & 7)) & 0xffffffffull;
-        uint64_t hi_at = at + 32;
-        uint64_t hi = (reader_window(r, hi_at >> 3) >> (hi_at & 7)) & (~0ull >> (64 - (n - 32)));
+        uint64_t lo = bitsift__reader_window(r, at) & 0xffffffffull;
+        uint64_t hi = bitsift__reader_window(r, at + 32) & (~0ull >> (64 - (n - 32)));
         result.value = lo | (hi << 32);
     }
     r->bit_pos = at + n;

@@ -226,6 +226,16 @@ static inline uint64_t bitsift__load_le64(const uint8_t *p)
     return w;
 }
 
+/* The 64 bits from stream bit pos on, for pos < bit_limit: loaded from
+ * data while all 8 bytes lie inside it, else from `tail`; at least the
+ * low 57 are the stream's. For reads near the end, out of the hot path. */
+static inline uint64_t bitsift__reader_window(const bitsift_reader *r, uint64_t pos)
+{
+    uint64_t byte = pos >> 3;
+    const uint8_t *p = byte + 8 <= r->size ? r->data + byte : r->tail + (byte - r->tail_start);
+    return bitsift__load_le64(p) >> (pos & 7);
+}
+
 bool bitsift__reader_overflow(bitsift_reader *r, unsigned bits);
 
 /* Everything the inline path leaves out: widths 0 and above 57, the last

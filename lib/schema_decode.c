@@ -725,21 +725,25 @@ static HOT_INLINE bool leaf_done(struct decoder *d, const struct schema_op *op, 
 
 /*
  * A simple leaf (kind, a constant where this is inlined) while visiting,
- * read in one step when the read is well inside the buffer and the value
- * is accepted: one load, shift and mask, one unsigned compare. Otherwise
- * (the end of the buffer, a value that fails) read_leaf reads the same
- * bits again and reports the failure exactly. The test is `<` rather
- * than `<=` so that a 0-bit read (int(n, n)) still loads inside the
- * buffer.
+ * read in one step when the value is accepted: one load, shift and mask,
+ * one unsigned compare; the load comes from the reader's padded copy of
+ * the last bytes when the read ends near the end of the packet. Otherwise
+ * (bits missing, a 0-bit read, a value that fails) read_leaf reads the
+ * same bits again and reports the failure exactly. The test is `<`
+ * rather than `<=` so that a 0-bit read (int(n, n)) well inside the
+ * buffer still loads inside it.
  */
 static HOT_INLINE bool visit_simple(struct decoder *d, const struct schema_op *op,
                                     enum visit_kind kind)
 {
     bitsift_reader *r = &d->r;
-    uint64_t at = r->bit_pos;
-    if (BITSIFT_UNLIKELY(at + op->visit_width >= r->fast_limit))
+    uint64_t at = r->bit_pos, end = at + op->visit_width, raw;
+    if (BITSIFT_LIKELY(end < r->fast_limit))
+        raw = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) & op->visit_mask;
+    else if (op->visit_width && end <= r->bit_limit)
+        raw = bitsift__reader_window(r, at) & op->visit_mask; /* the last bytes */
+    else
         return read_leaf(d, op);
-    uint64_t raw = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) & op->visit_mask;
     if (BITSIFT_UNLIKELY(raw - op->visit_lo > op->visit_span))
         return read_leaf(d, op);
     r->bit_pos = at + op->visit_width;
