@@ -766,6 +766,21 @@ const char *bitsift_schema_enum_name(const bitsift_schema *s, unsigned id, int64
 
 /* ---- run-time helpers ---------------------------------------------------- */
 
+bool schema_enum_raw_range(const bitsift_schema *s, const struct schema_op *op, uint64_t *lo,
+                           uint64_t *span)
+{
+    const struct schema_enum *e = &s->enums[op->enum_id];
+    if (!e->dense || !e->count)
+        return false;
+    int64_t first = s->enum_values[e->first].value;
+    int64_t last = s->enum_values[e->first + e->count - 1].value;
+    if (first < op->min || last > op->max)
+        return false;
+    *lo = (uint64_t)first - (uint64_t)op->min;
+    *span = (uint64_t)last - (uint64_t)first;
+    return true;
+}
+
 const char *schema_enum_lookup(const bitsift_schema *s, int32_t enum_id, int64_t value)
 {
     const struct schema_enum *e = &s->enums[enum_id];

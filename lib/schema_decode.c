@@ -653,17 +653,10 @@ void schema_prepare_visit(bitsift_schema *s)
             }
             /* A dense enum inside its range: the raw values with a name
              * are a range inside [0, span]. */
-            const struct schema_enum *e = &s->enums[op->enum_id];
-            if (!e->dense || !e->count)
-                break;
-            int64_t first = s->enum_values[e->first].value;
-            int64_t last = s->enum_values[e->first + e->count - 1].value;
-            if (first < op->min || last > op->max)
+            if (!schema_enum_raw_range(s, op, &lo, &span))
                 break;
             kind = VISIT_ENUM;
-            lo = (uint64_t)first - (uint64_t)op->min;
-            span = (uint64_t)last - (uint64_t)first;
-            op->visit_names = e->first;
+            op->visit_names = s->enums[op->enum_id].first;
             break;
         case OP_CFLOAT:
             if (op->width <= 57) {

@@ -277,6 +277,11 @@ void schema_prepare_visit(bitsift_schema *s);
  * simply has none: they only make decoding faster. */
 void schema_fuse_leaf_runs(bitsift_schema *s);
 
+/* For an enum field (OP_ENUM) whose enum is dense and lies inside the
+ * field's int(min, max): the raw values with a name are lo..lo + span
+ * (raw = value - min). False for any other enum field. */
+bool schema_enum_raw_range(const bitsift_schema *s, const struct schema_op *op, uint64_t *lo,
+                           uint64_t *span);
 /* Name of an enum value, NULL when it has none. */
 const char *schema_enum_lookup(const bitsift_schema *s, int32_t enum_id, int64_t value);
 /* Value of an enum name; false when the enum has no such name. */

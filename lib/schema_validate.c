@@ -1247,18 +1247,9 @@ static void vp_leaf_op(struct vp_builder *b, uint32_t i)
         uint64_t lo = 0, span = (uint64_t)op->max - (uint64_t)op->min;
         if (!plain || width > 57)
             break;
-        if (op->code == OP_ENUM) {
-            /* A dense enum: the raw values with a name are one range. */
-            const struct schema_enum *e = &s->enums[op->enum_id];
-            if (!e->dense || !e->count)
-                break;
-            int64_t first = s->enum_values[e->first].value;
-            int64_t last = s->enum_values[e->first + e->count - 1].value;
-            if (first < op->min || last > op->max)
-                break;
-            lo = (uint64_t)first - (uint64_t)op->min;
-            span = (uint64_t)last - (uint64_t)first;
-        }
+        /* A dense enum: the raw values with a name are one range. */
+        if (op->code == OP_ENUM && !schema_enum_raw_range(s, op, &lo, &span))
+            break;
         vp_run_read(b, width, lo, span, op->min, slot);
         vp_run(b)->fields++;
         return;
