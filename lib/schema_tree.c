@@ -128,26 +128,41 @@ static void tree_clear(bitsift_tree *t)
     t->packet_type = -1;
 }
 
+/* Room for more nodes in t->all (twice as many); false without memory. */
+static bool grow_all(bitsift_tree *t)
+{
+    size_t cap = t->capall ? t->capall * 2 : 256;
+    bitsift_node **bigger = realloc(t->all, cap * sizeof *bigger);
+    if (!bigger)
+        return false;
+    t->all = bigger;
+    t->capall = cap;
+    return true;
+}
+
+/* A new node's memory, listed in t->all, its members left for the caller
+ * to set; NULL at the node limit or without memory. */
+static inline bitsift_node *alloc_node(bitsift_tree *t)
+{
+    if (BITSIFT_UNLIKELY(t->nall >= BITSIFT_TREE_MAX_NODES))
+        return NULL;
+    if (BITSIFT_UNLIKELY(t->nall == t->capall) && !grow_all(t))
+        return NULL;
+    bitsift_node *n = arena_alloc(t, sizeof *n);
+    if (n)
+        t->all[t->nall++] = n;
+    return n;
+}
+
 static bitsift_node *new_node(bitsift_tree *t, bitsift_node_kind kind)
 {
-    if (t->nall >= BITSIFT_TREE_MAX_NODES)
-        return NULL;
-    if (t->nall == t->capall) {
-        size_t cap = t->capall ? t->capall * 2 : 256;
-        bitsift_node **bigger = realloc(t->all, cap * sizeof *bigger);
-        if (!bigger)
-            return NULL;
-        t->all = bigger;
-        t->capall = cap;
-    }
-    bitsift_node *n = arena_alloc(t, sizeof *n);
+    bitsift_node *n = alloc_node(t);
     if (!n)
         return NULL;
     memset(n, 0, sizeof *n);
     n->kind = kind;
     n->index = -1;
     n->field = -1;
-    t->all[t->nall++] = n;
     return n;
 }
 
@@ -447,20 +462,9 @@ static inline bitsift_node *decoded_node(bitsift_tree *t, bitsift_node *parent,
                                          const bitsift_event *ev, bitsift_node_kind kind,
                                          uint64_t kids)
 {
-    if (BITSIFT_UNLIKELY(t->nall >= BITSIFT_TREE_MAX_NODES))
-        return NULL;
-    if (BITSIFT_UNLIKELY(t->nall == t->capall)) {
-        size_t cap = t->capall ? t->capall * 2 : 256;
-        bitsift_node **bigger = realloc(t->all, cap * sizeof *bigger);
-        if (!bigger)
-            return NULL;
-        t->all = bigger;
-        t->capall = cap;
-    }
-    bitsift_node *n = arena_alloc(t, sizeof *n);
+    bitsift_node *n = alloc_node(t);
     if (!n)
         return NULL;
-    t->all[t->nall++] = n;
     bool in_struct = parent->kind == BITSIFT_NODE_STRUCT;
     n->kind = kind;
     n->name = in_struct && ev->index < 0 ? ev->name : NULL;
