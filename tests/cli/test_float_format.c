@@ -159,6 +159,27 @@ static void powers_of_two(void **state)
     }
 }
 
+/* The bits of the float32 and the float64 nearest 10^x. */
+static uint32_t float32_bits_of_1e(int x)
+{
+    char text[32];
+    snprintf(text, sizeof text, "1e%d", x);
+    float v = strtof(text, NULL);
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
+
+static uint64_t float64_bits_of_1e(int x)
+{
+    char text[32];
+    snprintf(text, sizeof text, "1e%d", x);
+    double v = strtod(text, NULL);
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
+
 /* Powers of ten and short decimals: where rounding lands on ties, where
  * %g switches between fixed and exponent form, and where the shortest
  * text is found early. */
@@ -166,21 +187,13 @@ static void decimals(void **state)
 {
     (void)state;
     for (int x = -45; x <= 38; x++) {
-        char text[32];
-        snprintf(text, sizeof text, "1e%d", x);
-        float v = strtof(text, NULL);
-        uint32_t bits;
-        memcpy(&bits, &v, sizeof bits);
+        uint32_t bits = float32_bits_of_1e(x);
         for (int delta = -2; delta <= 2; delta++)
             if (bits + (uint32_t)delta < 0x7f800000u)
                 same_as_oracle32(bits + (uint32_t)delta);
     }
     for (int x = -320; x <= 308; x++) {
-        char text[32];
-        snprintf(text, sizeof text, "1e%d", x);
-        double v = strtod(text, NULL);
-        uint64_t bits;
-        memcpy(&bits, &v, sizeof bits);
+        uint64_t bits = float64_bits_of_1e(x);
         for (int delta = -2; delta <= 2; delta++)
             same_as_oracle64(bits + (uint64_t)(int64_t)delta);
     }
@@ -216,11 +229,7 @@ static void common_path_edges(void **state)
 {
     (void)state;
     for (int x = -10; x <= 8; x++) {
-        char text[32];
-        snprintf(text, sizeof text, "1e%d", x);
-        float v = strtof(text, NULL);
-        uint32_t bits;
-        memcpy(&bits, &v, sizeof bits);
+        uint32_t bits = float32_bits_of_1e(x);
         for (int delta = -300; delta <= 300; delta++) {
             same_as_oracle32(bits + (uint32_t)delta);
             same_as_oracle32((bits + (uint32_t)delta) | UINT32_C(0x80000000));
