@@ -1,0 +1,120 @@
+#!/bin/sh
+# input-paths.sh -- a file gives the same result whichever way src/input.c
+# reads it: a regular file of up to 64 KiB whole into memory, a larger one
+# streamed through stdio, standard input through its replay stream. Each
+# test runs one command on one input two or three ways and compares the
+# output, errors and exit status, with the input's name made the same.
+# Prints TAP.
+set -u
+: "${top_srcdir:=.}"
+: "${top_builddir:=.}"
+bitsift=$(cd "$top_builddir" && pwd)/src/bitsift
+data=$top_srcdir/tests/cli/data
+schema="-s $data/arena.bss"
+work=$(mktemp -d "${TMPDIR:-/tmp}/bitsift-input-paths.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+
+small_limit=65536
+n=0
+failed=0
+report() { # report OK DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" = 0 ]; then
+        echo "ok $n - $2"
+    else
+        echo "not ok $n - $2"
+        failed=1
+    fi
+}
+
+# run OUT ARGS... -> OUT holds stdout, stderr and the exit status of
+# `bitsift ARGS...` (stdin from $stdin), the input's name replaced by INPUT.
+stdin=/dev/null
+run() {
+    out=$1
+    name=$2
+    shift 2
+    "$bitsift" "$@" <"$stdin" >"$out.1" 2>"$out.2"
+    status=$?
+    {
+        cat "$out.1"
+        echo "--- stderr"
+        cat "$out.2"
+        echo "--- exit $status"
+    } | sed -e "s|$name|INPUT|g" -e 's|<stdin>|INPUT|g' >"$out"
+}
+
+# same_ways FILE DESCRIPTION ARGS... -> one test: `bitsift ARGS... FILE`
+# and `bitsift ARGS... - < FILE` agree
+same_ways() {
+    file=$1
+    what=$2
+    shift 2
+    stdin=/dev/null
+    run "$work/as-file" "$file" "$@" "$file"
+    stdin=$file
+    run "$work/as-stdin" "$file" "$@" -
+    stdin=/dev/null
+    cmp -s "$work/as-file" "$work/as-stdin"
+    report $? "$what: read as a file and from standard input alike"
+}
+
+size_of() { wc -c <"$1" | tr -d ' '; }
+
+echo "1..14"
+
+# A capture above the limit (streamed) and one below (read whole) made of
+# the same records: the large one's first records decode as the small one.
+records=$(wc -l <"$data/arena.ndjson" | tr -d ' ')
+i=0
+: >"$work/big.ndjson"
+while [ $i -lt 300 ]; do
+    cat "$data/arena.ndjson" >>"$work/big.ndjson"
+    i=$((i + 1))
+done
+"$bitsift" encode $schema -w "$work/big.pcap" "$work/big.ndjson" &&
+    "$bitsift" encode $schema -w "$work/small.pcap" "$data/arena.ndjson"
+report $? "encode -w writes the two captures"
+big=$(size_of "$work/big.pcap")
+small=$(size_of "$work/small.pcap")
+[ "$big" -gt $small_limit ] && [ "$small" -le $small_limit ]
+report $? "one capture is above $small_limit bytes ($big) and one below ($small)"
+
+run "$work/big-head" "$work/big.pcap" decode -F json -c "$records" $schema "$work/big.pcap"
+run "$work/small-all" "$work/small.pcap" decode -F json $schema "$work/small.pcap"
+cmp -s "$work/big-head" "$work/small-all" && [ -s "$work/small.pcap" ] &&
+    grep -q '"valid":true' "$work/small-all"
+report $? "a streamed capture's first records decode as the same records read whole"
+
+same_ways "$work/big.pcap" "capture above the limit" validate $schema
+same_ways "$work/small.pcap" "capture below the limit" decode -F json $schema
+
+# Damaged captures: cut inside the last record, and a header cut short.
+head -c $((big - 5)) "$work/big.pcap" >"$work/big-cut.pcap"
+head -c $((small - 5)) "$work/small.pcap" >"$work/small-cut.pcap"
+head -c 10 "$work/small.pcap" >"$work/header-cut.pcap"
+same_ways "$work/big-cut.pcap" "capture above the limit, cut in a record" decode -q $schema
+same_ways "$work/small-cut.pcap" "capture below the limit, cut in a record" decode -q $schema
+same_ways "$work/header-cut.pcap" "capture header cut short" validate $schema
+grep -q "truncated dump file" "$work/as-file"
+report $? "the header cut short is reported as libpcap's truncated dump file"
+
+# Raw packet files: one valid packet, 1..3 bytes, and one above the limit.
+packet=$(ls "$data/packets" | head -n 1)
+same_ways "$data/packets/$packet" "packet file" decode -F json $schema
+printf 'ab' >"$work/two-bytes.bin"
+same_ways "$work/two-bytes.bin" "2-byte packet file" validate $schema
+: >"$work/empty.bin"
+same_ways "$work/empty.bin" "empty packet file" validate $schema
+{
+    cat "$data/packets/$packet"
+    head -c 70000 /dev/zero
+} >"$work/big.bin"
+same_ways "$work/big.bin" "packet file above the limit" decode -F json $schema
+grep -q '"valid":' "$work/as-file"
+report $? "the packet file above the limit is decoded as one packet"
+
+exit $failed
