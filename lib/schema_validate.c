@@ -98,8 +98,24 @@ enum vp_code {
     VP_RELATIVE_STEP,  /* an object index per element */
     VP_FAIL,           /* a field no packet can hold */
     VP_END,
+    /* VP_RUN and VP_RUN_STORE (and their _NEXT forms) of the common small
+     * shapes, g groups and s stores, read with no loop (vp_small_run);
+     * set by vp_specialise_runs once the program is complete. */
+    VP_RUN_G1,
+    VP_RUN_G2,
+    VP_RUN_G0S1,
+    VP_RUN_G1S1,
+    VP_RUN_G2S1,
+    VP_RUN_G1_NEXT,
+    VP_RUN_G2_NEXT,
+    VP_RUN_G0S1_NEXT,
+    VP_RUN_G1S1_NEXT,
+    VP_RUN_G2S1_NEXT,
     VP_CODE_COUNT
 };
+
+struct vp_group;
+struct vp_store;
 
 struct vp_insn {
     uint8_t code;   /* enum vp_code */
@@ -110,9 +126,16 @@ struct vp_insn {
     uint32_t fields; /* fields counted when the op succeeds */
     uint32_t a, b, c, d;
     uint64_t bits;
-    int64_t x, y;
+    int64_t x;
+    union {
+        int64_t y;
+        const struct vp_store *stores; /* runs: &program->stores[c] */
+    };
     uint32_t again, done; /* the *_NEXT ops' loop step: back to again, or on */
-    uint64_t unused2;     /* 64 bytes: an index becomes an offset by a shift */
+    /* Runs and VP_COND_RUN: &program->groups[a], set with `stores` once
+     * the arrays no longer move; 64 bytes in all, so that an index
+     * becomes an offset by a shift. */
+    const struct vp_group *groups;
 };
 
 /*
@@ -477,28 +500,44 @@ static bool vp_leaf(const bitsift_schema *s, bitsift_reader *r, const struct sch
 #define VP_INLINE inline
 #endif
 
+/* A run whose last bit lies past fast_limit: through the padded tail,
+ * after one test that it ends inside the packet. Out of line: a packet
+ * comes here once at most, for the last run or two. */
+static bool vp_run_near_end(const struct validate_program *p, const struct vp_input *r,
+                            const struct vp_insn *ip, uint64_t pos, int64_t *slots)
+{
+    if (pos + ip->bits > r->bit_limit)
+        return false;
+    uint64_t bad = 0;
+    for (const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b; g < ge; g++) {
+        uint64_t w = vp_window(r, pos + g->off);
+        bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+    }
+    if (bad)
+        return false;
+    for (uint32_t k = 0; k < ip->d; k++) { /* VP_COND_RUN: none, and c is a slot */
+        const struct vp_store *st = &p->stores[ip->c + k];
+        uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
+        slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+    }
+    return true;
+}
+
 /* The checks of a run (groups[a, a + b), b >= 1) at `pos`, with one
  * bounds test: straight from the packet when the whole run ends at or
  * below fast_limit, else through the padded tail. */
 static VP_INLINE bool vp_run_checks(const struct validate_program *p, const struct vp_input *r,
                                     const struct vp_insn *ip, uint64_t pos)
 {
-    uint64_t end = pos + ip->bits, bad = 0;
-    const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
-    if (BITSIFT_LIKELY(end <= r->fast_limit)) {
-        do {
-            uint64_t at = pos + g->off;
-            uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
-            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-        } while (++g < ge);
-    } else {
-        if (end > r->bit_limit)
-            return false;
-        do {
-            uint64_t w = vp_window(r, pos + g->off);
-            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-        } while (++g < ge);
-    }
+    if (BITSIFT_UNLIKELY(pos + ip->bits > r->fast_limit))
+        return vp_run_near_end(p, r, ip, pos, NULL);
+    uint64_t bad = 0;
+    const struct vp_group *g = ip->groups, *ge = g + ip->b;
+    do {
+        uint64_t at = pos + g->off;
+        uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+        bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+    } while (++g < ge);
     return !bad;
 }
 
@@ -507,38 +546,52 @@ static VP_INLINE bool vp_run_checks(const struct validate_program *p, const stru
 static VP_INLINE bool vp_run_stores(const struct validate_program *p, const struct vp_input *r,
                                     const struct vp_insn *ip, uint64_t pos, int64_t *slots)
 {
-    uint64_t end = pos + ip->bits, bad = 0;
-    const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
-    const struct vp_store *st = p->stores + ip->c, *se = st + ip->d;
-    if (BITSIFT_LIKELY(end <= r->fast_limit)) {
-        for (; g < ge; g++) {
-            uint64_t at = pos + g->off;
-            uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
-            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-        }
-        if (BITSIFT_UNLIKELY(bad))
-            return false;
-        do {
-            uint64_t at = pos + st->off;
-            uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) << st->shift >>
-                           st->shift;
-            slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
-        } while (++st < se);
-        return true;
-    }
-    if (end > r->bit_limit)
-        return false;
-    for (; g < ge; g++) {
-        uint64_t w = vp_window(r, pos + g->off);
+    if (BITSIFT_UNLIKELY(pos + ip->bits > r->fast_limit))
+        return vp_run_near_end(p, r, ip, pos, slots);
+    uint64_t bad = 0;
+    for (const struct vp_group *g = ip->groups, *ge = g + ip->b; g < ge; g++) {
+        uint64_t at = pos + g->off;
+        uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
         bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
     }
-    if (bad)
+    if (BITSIFT_UNLIKELY(bad))
         return false;
+    const struct vp_store *st = ip->stores, *se = st + ip->d;
     do {
-        uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
+        uint64_t at = pos + st->off;
+        uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) << st->shift >>
+                       st->shift;
         slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
     } while (++st < se);
     return true;
+}
+
+/* A run of exactly `groups` groups (1 or 2, or 0 with a store) and
+ * `stores` stores (0 or 1), both constants where it is inlined: the
+ * loads and checks laid out one after the other. The value is kept
+ * before the checks are known, which only matters to a packet that they
+ * refuse. */
+static VP_INLINE bool vp_small_run(const struct validate_program *p, const struct vp_input *r,
+                                   const struct vp_insn *ip, uint64_t pos, int64_t *slots,
+                                   unsigned groups, unsigned stores)
+{
+    if (BITSIFT_UNLIKELY(pos + ip->bits > r->fast_limit))
+        return vp_run_near_end(p, r, ip, pos, slots);
+    uint64_t bad = 0;
+    for (unsigned k = 0; k < groups; k++) {
+        const struct vp_group *g = &ip->groups[k];
+        uint64_t at = pos + g->off;
+        uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+        bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+    }
+    if (stores) {
+        const struct vp_store *st = ip->stores;
+        uint64_t at = pos + st->off;
+        uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) << st->shift >>
+                       st->shift;
+        slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+    }
+    return !bad;
 }
 
 /* VP_COND_RUN: a condition on data is a branch the CPU guesses wrong
@@ -552,16 +605,15 @@ static VP_INLINE bool vp_cond_run(const struct validate_program *p, const struct
     uint64_t mask = 0 - taken;
     if (BITSIFT_LIKELY(*pos + ip->bits <= r->fast_limit)) {
         uint64_t bad = 0;
-        for (const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b; g < ge; g++) {
+        for (const struct vp_group *g = ip->groups, *ge = g + ip->b; g < ge; g++) {
             uint64_t at = *pos + g->off;
             uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
             bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
         }
         if (BITSIFT_UNLIKELY(bad & mask))
             return false;
-    } else if (taken) {
-        if (*pos + ip->bits > r->bit_limit || (ip->b && !vp_run_checks(p, r, ip, *pos)))
-            return false;
+    } else if (taken && !vp_run_near_end(p, r, ip, *pos, NULL)) {
+        return false;
     }
     *pos += ip->bits & mask;
     *fields += ip->fields & mask;
@@ -679,6 +731,16 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         [VP_RELATIVE_STEP] = &&L_VP_RELATIVE_STEP,
         [VP_FAIL] = &&L_VP_FAIL,
         [VP_END] = &&L_VP_END,
+        [VP_RUN_G1] = &&L_VP_RUN_G1,
+        [VP_RUN_G2] = &&L_VP_RUN_G2,
+        [VP_RUN_G0S1] = &&L_VP_RUN_G0S1,
+        [VP_RUN_G1S1] = &&L_VP_RUN_G1S1,
+        [VP_RUN_G2S1] = &&L_VP_RUN_G2S1,
+        [VP_RUN_G1_NEXT] = &&L_VP_RUN_G1_NEXT,
+        [VP_RUN_G2_NEXT] = &&L_VP_RUN_G2_NEXT,
+        [VP_RUN_G0S1_NEXT] = &&L_VP_RUN_G0S1_NEXT,
+        [VP_RUN_G1S1_NEXT] = &&L_VP_RUN_G1S1_NEXT,
+        [VP_RUN_G2S1_NEXT] = &&L_VP_RUN_G2S1_NEXT,
     };
 #define VP_CASE(code) L_##code
 #define VP_NEXT()     goto *labels[ip->code]
@@ -706,6 +768,31 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
     }
+    /* The small runs: the same as VP_RUN(_STORE)(_NEXT), one handler per
+     * shape. */
+#define VP_SMALL_RUN(code, groups, stores)                                                         \
+    VP_CASE(code) : {                                                                              \
+        if (!vp_small_run(p, r, ip, pos, slots, groups, stores))                                   \
+            return false;                                                                          \
+        pos += ip->bits;                                                                           \
+        fields += ip->fields;                                                                      \
+        ip++;                                                                                      \
+        VP_NEXT();                                                                                 \
+    }                                                                                              \
+    VP_CASE(code##_NEXT) : {                                                                       \
+        if (!vp_small_run(p, r, ip, pos, slots, groups, stores))                                   \
+            return false;                                                                          \
+        pos += ip->bits;                                                                           \
+        fields += ip->fields;                                                                      \
+        ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);                        \
+        VP_NEXT();                                                                                 \
+    }
+    VP_SMALL_RUN(VP_RUN_G1, 1, 0)
+    VP_SMALL_RUN(VP_RUN_G2, 2, 0)
+    VP_SMALL_RUN(VP_RUN_G0S1, 0, 1)
+    VP_SMALL_RUN(VP_RUN_G1S1, 1, 1)
+    VP_SMALL_RUN(VP_RUN_G2S1, 2, 1)
+#undef VP_SMALL_RUN
     VP_CASE(VP_SKIP) : {
         if (pos + ip->bits > bit_limit)
             return false;
@@ -1794,6 +1881,44 @@ static void vp_fuse_loop_steps(struct validate_program *p)
     }
 }
 
+/* Once the arrays no longer move: each run's pointers to its groups and
+ * stores, and the runs of the common small shapes given their own codes
+ * (read with no loop, vp_small_run). */
+static void vp_specialise_runs(struct validate_program *p)
+{
+    static const uint8_t small[2][2][3] = {
+        /* [next][stores][groups] */
+        {{VP_CODE_COUNT, VP_RUN_G1, VP_RUN_G2}, {VP_RUN_G0S1, VP_RUN_G1S1, VP_RUN_G2S1}},
+        {{VP_CODE_COUNT, VP_RUN_G1_NEXT, VP_RUN_G2_NEXT},
+         {VP_RUN_G0S1_NEXT, VP_RUN_G1S1_NEXT, VP_RUN_G2S1_NEXT}},
+    };
+    for (uint32_t i = 0; i < p->insn_count; i++) {
+        struct vp_insn *in = &p->insns[i];
+        bool next;
+        switch (in->code) {
+        case VP_COND_RUN:
+        case VP_COND_RUN_NEXT:
+            in->groups = p->groups + in->a;
+            continue;
+        case VP_RUN:
+        case VP_RUN_STORE:
+            next = false;
+            break;
+        case VP_RUN_NEXT:
+        case VP_RUN_STORE_NEXT:
+            next = true;
+            break;
+        default:
+            continue;
+        }
+        in->groups = p->groups + in->a;
+        if (in->code == VP_RUN_STORE || in->code == VP_RUN_STORE_NEXT)
+            in->stores = p->stores + in->c;
+        if (in->b <= 2 && in->d <= 1 && small[next][in->d][in->b] != VP_CODE_COUNT)
+            in->code = small[next][in->d][in->b];
+    }
+}
+
 void schema_validate_free(struct validate_program *p)
 {
     if (!p)
@@ -1847,6 +1972,7 @@ struct validate_program *schema_validate_build(const bitsift_schema *s)
     }
     vp_thread_jumps(b.p);
     vp_fuse_loop_steps(b.p);
+    vp_specialise_runs(b.p);
     /* bitsift_packet_crc starts every packet's CRC with the same 8 bytes. */
     uint8_t head[8] = {0};
     for (int k = 0; k < 4; k++)
