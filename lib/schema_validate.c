@@ -111,11 +111,14 @@ enum vp_code {
     VP_RUN_G0S1_NEXT,
     VP_RUN_G1S1_NEXT,
     VP_RUN_G2S1_NEXT,
+    VP_COND_RUN_G1, /* VP_COND_RUN(_NEXT) of one group, the same way */
+    VP_COND_RUN_G1_NEXT,
     VP_CODE_COUNT
 };
 
 struct vp_group;
 struct vp_store;
+struct vp_case;
 
 struct vp_insn {
     uint8_t code;   /* enum vp_code */
@@ -132,10 +135,14 @@ struct vp_insn {
         const struct vp_store *stores; /* runs: &program->stores[c] */
     };
     uint32_t again, done; /* the *_NEXT ops' loop step: back to again, or on */
-    /* Runs and VP_COND_RUN: &program->groups[a], set with `stores` once
-     * the arrays no longer move; 64 bytes in all, so that an index
-     * becomes an offset by a shift. */
-    const struct vp_group *groups;
+    /* Runs and VP_COND_RUN: &program->groups[a]; VP_SELECT_RUN:
+     * &program->cases[a]. Set with `stores` once the arrays no longer
+     * move; 64 bytes in all, so that an index becomes an offset by a
+     * shift. */
+    union {
+        const struct vp_group *groups;
+        const struct vp_case *cases;
+    };
 };
 
 /*
@@ -599,13 +606,15 @@ static VP_INLINE bool vp_small_run(const struct validate_program *p, const struc
  * way, the run is checked always and the condition masks the outcome. */
 static VP_INLINE bool vp_cond_run(const struct validate_program *p, const struct vp_input *r,
                                   const struct vp_insn *ip, uint64_t *pos, uint64_t *fields,
-                                  const int64_t *slots)
+                                  const int64_t *slots, int groups)
 {
     uint64_t taken = (uint64_t)((slots[ip->c] == ip->x) ^ ip->kind);
     uint64_t mask = 0 - taken;
     if (BITSIFT_LIKELY(*pos + ip->bits <= r->fast_limit)) {
         uint64_t bad = 0;
-        for (const struct vp_group *g = ip->groups, *ge = g + ip->b; g < ge; g++) {
+        /* `groups`: their number where it is a constant, else -1. */
+        const struct vp_group *g = ip->groups, *ge = g + (groups < 0 ? ip->b : (uint32_t)groups);
+        for (; g < ge; g++) {
             uint64_t at = *pos + g->off;
             uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
             bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
@@ -622,12 +631,11 @@ static VP_INLINE bool vp_cond_run(const struct validate_program *p, const struct
 
 /* VP_SELECT_RUN: the case of slots[c] - x, the last one ("nothing") when
  * there is none, read and checked without a branch on the value. */
-static VP_INLINE bool vp_select_case(const struct validate_program *p, const struct vp_input *r,
-                                     const struct vp_insn *ip, uint64_t *pos, uint64_t *fields,
-                                     const int64_t *slots)
+static VP_INLINE bool vp_select_case(const struct vp_input *r, const struct vp_insn *ip,
+                                     uint64_t *pos, uint64_t *fields, const int64_t *slots)
 {
-    uint64_t k = (uint64_t)slots[ip->c] - (uint64_t)ip->x;
-    const struct vp_case *c = p->cases + ip->a + (k < ip->d ? k : ip->d);
+    uint64_t k = (uint64_t)slots[ip->c] - (uint64_t)ip->x, last = ip->d;
+    const struct vp_case *c = ip->cases + (k < last ? k : last);
     uint64_t at = *pos + c->off, w;
     if (BITSIFT_LIKELY(*pos + c->need <= r->fast_limit)) {
         w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
@@ -741,6 +749,8 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         [VP_RUN_G0S1_NEXT] = &&L_VP_RUN_G0S1_NEXT,
         [VP_RUN_G1S1_NEXT] = &&L_VP_RUN_G1S1_NEXT,
         [VP_RUN_G2S1_NEXT] = &&L_VP_RUN_G2S1_NEXT,
+        [VP_COND_RUN_G1] = &&L_VP_COND_RUN_G1,
+        [VP_COND_RUN_G1_NEXT] = &&L_VP_COND_RUN_G1_NEXT,
     };
 #define VP_CASE(code) L_##code
 #define VP_NEXT()     goto *labels[ip->code]
@@ -896,13 +906,25 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         VP_NEXT();
     }
     VP_CASE(VP_COND_RUN) : {
-        if (!vp_cond_run(p, r, ip, &pos, &fields, slots))
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, -1))
             return false;
         ip++;
         VP_NEXT();
     }
     VP_CASE(VP_COND_RUN_NEXT) : {
-        if (!vp_cond_run(p, r, ip, &pos, &fields, slots))
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, -1))
+            return false;
+        ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
+        VP_NEXT();
+    }
+    VP_CASE(VP_COND_RUN_G1) : {
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, 1))
+            return false;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_COND_RUN_G1_NEXT) : {
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, 1))
             return false;
         ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
@@ -925,13 +947,13 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         VP_NEXT();
     }
     VP_CASE(VP_SELECT_RUN) : {
-        if (!vp_select_case(p, r, ip, &pos, &fields, slots))
+        if (!vp_select_case(r, ip, &pos, &fields, slots))
             return false;
         ip++;
         VP_NEXT();
     }
     VP_CASE(VP_SELECT_RUN_NEXT) : {
-        if (!vp_select_case(p, r, ip, &pos, &fields, slots))
+        if (!vp_select_case(r, ip, &pos, &fields, slots))
             return false;
         ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
@@ -1882,8 +1904,9 @@ static void vp_fuse_loop_steps(struct validate_program *p)
 }
 
 /* Once the arrays no longer move: each run's pointers to its groups and
- * stores, and the runs of the common small shapes given their own codes
- * (read with no loop, vp_small_run). */
+ * stores (cases for VP_SELECT_RUN), and the runs of the common small
+ * shapes given their own codes: read with no loop (vp_small_run, and
+ * vp_cond_run for a VP_COND_RUN of one group). */
 static void vp_specialise_runs(struct validate_program *p)
 {
     static const uint8_t small[2][2][3] = {
@@ -1899,6 +1922,12 @@ static void vp_specialise_runs(struct validate_program *p)
         case VP_COND_RUN:
         case VP_COND_RUN_NEXT:
             in->groups = p->groups + in->a;
+            if (in->b == 1)
+                in->code = in->code == VP_COND_RUN ? VP_COND_RUN_G1 : VP_COND_RUN_G1_NEXT;
+            continue;
+        case VP_SELECT_RUN:
+        case VP_SELECT_RUN_NEXT:
+            in->cases = p->cases + in->a;
             continue;
         case VP_RUN:
         case VP_RUN_STORE:
