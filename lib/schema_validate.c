@@ -275,8 +275,15 @@ static inline bool vp_take(const struct vp_input *r, uint64_t *pos, unsigned wid
  * The reader checks the same conditions, in another order: refusing is
  * all that matters here.
  */
-static const uint8_t vp_tier_width[6] = {0, 2, 3, 4, 5, 6};
-static const uint8_t vp_tier_min[6] = {1, 2, 6, 14, 30, 62};
+struct vp_tier {
+    uint8_t mask; /* the delta's width, as 2^width - 1 */
+    uint8_t min;  /* the tier's first delta */
+    uint8_t len;  /* t + 1 + width: the bits the field takes */
+    uint8_t unused;
+};
+static const struct vp_tier vp_tiers[6] = {
+    {0, 1, 1, 0}, {3, 2, 4, 0}, {7, 6, 6, 0}, {15, 14, 8, 0}, {31, 30, 10, 0}, {63, 62, 12, 0},
+};
 
 static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int64_t previous,
                                    int64_t max_objects, unsigned last_width, int64_t *current)
@@ -286,9 +293,9 @@ static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int6
     int64_t d;
     unsigned len;
     if (BITSIFT_LIKELY(t < 6)) {
-        unsigned width = vp_tier_width[t];
-        d = vp_tier_min[t] + (int64_t)vp_mask(w >> (t + 1), width);
-        len = t + 1 + width;
+        const struct vp_tier *tier = &vp_tiers[t];
+        d = tier->min + (int64_t)(w >> (t + 1) & tier->mask);
+        len = tier->len;
     } else {
         if (max_objects + 1 < 126)
             return false;
