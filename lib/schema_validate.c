@@ -167,11 +167,12 @@ struct vp_group {
     uint32_t off; /* bits from the run's start to the window */
 };
 
-/* One value of a run that a later field uses: slots[slot] = base + raw. */
+/* One value of a run that a later field uses: slots[slot] = base + raw,
+ * raw being the `mask` bits at `off`. */
 struct vp_store {
-    uint32_t off, shift;
+    uint32_t off, slot;
     int64_t base;
-    uint32_t slot;
+    uint64_t mask;
 };
 
 /* One case of VP_SELECT_RUN: a run of `bits` bits with at most one group
@@ -531,7 +532,7 @@ static bool vp_run_near_end(const struct validate_program *p, const struct vp_in
         return false;
     for (uint32_t k = 0; k < ip->d; k++) { /* VP_COND_RUN: none, and c is a slot */
         const struct vp_store *st = &p->stores[ip->c + k];
-        uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
+        uint64_t raw = vp_window(r, pos + st->off) & st->mask;
         slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
     }
     return true;
@@ -573,8 +574,7 @@ static VP_INLINE bool vp_run_stores(const struct validate_program *p, const stru
     const struct vp_store *st = ip->stores, *se = st + ip->d;
     do {
         uint64_t at = pos + st->off;
-        uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) << st->shift >>
-                       st->shift;
+        uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) & st->mask;
         slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
     } while (++st < se);
     return true;
@@ -601,8 +601,7 @@ static VP_INLINE bool vp_small_run(const struct validate_program *p, const struc
     if (stores) {
         const struct vp_store *st = ip->stores;
         uint64_t at = pos + st->off;
-        uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) << st->shift >>
-                       st->shift;
+        uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) & st->mask;
         slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
     }
     return !bad;
@@ -1306,7 +1305,7 @@ static void vp_run_read(struct vp_builder *b, unsigned width, uint64_t lo, uint6
             return;
         struct vp_store *st = &p->stores[p->store_count++];
         st->off = (uint32_t)off;
-        st->shift = 64 - width;
+        st->mask = ~0ull >> (64 - width);
         st->base = base;
         st->slot = (uint32_t)slot;
         run->d++;
