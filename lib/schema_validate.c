@@ -14,7 +14,9 @@
  *     in a range" are one op with one bounds test; their range checks are
  *     packed several to a 64-bit load (struct vp_group), and fields that
  *     cannot fail (bools, bits, floats, int(0, 2^k - 1), smallest-three
- *     components) cost nothing but their bits;
+ *     components) cost nothing but their bits; the common small runs (one
+ *     or two groups, at most one value kept) have a handler per shape,
+ *     with no loop;
  *   - the relative encodings (object index, int/sequence/ack relative)
  *     read from one load each, without a loop over their ladder;
  *   - ifs as conditional jumps, the not-taken branch's slot defaults
