@@ -14,7 +14,9 @@
  *     in a range" are one op with one bounds test; their range checks are
  *     packed several to a 64-bit load (struct vp_group), and fields that
  *     cannot fail (bools, bits, floats, int(0, 2^k - 1), smallest-three
- *     components) cost nothing but their bits;
+ *     components) cost nothing but their bits; the common small runs (one
+ *     or two groups, at most one value kept) have a handler per shape,
+ *     with no loop;
  *   - the relative encodings (object index, int/sequence/ack relative)
  *     read from one load each, without a loop over their ladder;
  *   - ifs as conditional jumps, the not-taken branch's slot defaults
@@ -98,8 +100,27 @@ enum vp_code {
     VP_RELATIVE_STEP,  /* an object index per element */
     VP_FAIL,           /* a field no packet can hold */
     VP_END,
+    /* VP_RUN and VP_RUN_STORE (and their _NEXT forms) of the common small
+     * shapes, g groups and s stores, read with no loop (vp_small_run);
+     * set by vp_specialise_runs once the program is complete. */
+    VP_RUN_G1,
+    VP_RUN_G2,
+    VP_RUN_G0S1,
+    VP_RUN_G1S1,
+    VP_RUN_G2S1,
+    VP_RUN_G1_NEXT,
+    VP_RUN_G2_NEXT,
+    VP_RUN_G0S1_NEXT,
+    VP_RUN_G1S1_NEXT,
+    VP_RUN_G2S1_NEXT,
+    VP_COND_RUN_G1, /* VP_COND_RUN(_NEXT) of one group, the same way */
+    VP_COND_RUN_G1_NEXT,
     VP_CODE_COUNT
 };
+
+struct vp_group;
+struct vp_store;
+struct vp_case;
 
 struct vp_insn {
     uint8_t code;   /* enum vp_code */
@@ -110,9 +131,20 @@ struct vp_insn {
     uint32_t fields; /* fields counted when the op succeeds */
     uint32_t a, b, c, d;
     uint64_t bits;
-    int64_t x, y;
+    int64_t x;
+    union {
+        int64_t y;
+        const struct vp_store *stores; /* runs: &program->stores[c] */
+    };
     uint32_t again, done; /* the *_NEXT ops' loop step: back to again, or on */
-    uint64_t unused2;     /* 64 bytes: an index becomes an offset by a shift */
+    /* Runs and VP_COND_RUN: &program->groups[a]; VP_SELECT_RUN:
+     * &program->cases[a]. Set with `stores` once the arrays no longer
+     * move; 64 bytes in all, so that an index becomes an offset by a
+     * shift. */
+    union {
+        const struct vp_group *groups;
+        const struct vp_case *cases;
+    };
 };
 
 /*
@@ -137,11 +169,12 @@ struct vp_group {
     uint32_t off; /* bits from the run's start to the window */
 };
 
-/* One value of a run that a later field uses: slots[slot] = base + raw. */
+/* One value of a run that a later field uses: slots[slot] = base + raw,
+ * raw being the `mask` bits at `off`. */
 struct vp_store {
-    uint32_t off, shift;
+    uint32_t off, slot;
     int64_t base;
-    uint32_t slot;
+    uint64_t mask;
 };
 
 /* One case of VP_SELECT_RUN: a run of `bits` bits with at most one group
@@ -245,8 +278,15 @@ static inline bool vp_take(const struct vp_input *r, uint64_t *pos, unsigned wid
  * The reader checks the same conditions, in another order: refusing is
  * all that matters here.
  */
-static const uint8_t vp_tier_width[6] = {0, 2, 3, 4, 5, 6};
-static const uint8_t vp_tier_min[6] = {1, 2, 6, 14, 30, 62};
+struct vp_tier {
+    uint8_t mask; /* the delta's width, as 2^width - 1 */
+    uint8_t min;  /* the tier's first delta */
+    uint8_t len;  /* t + 1 + width: the bits the field takes */
+    uint8_t unused;
+};
+static const struct vp_tier vp_tiers[6] = {
+    {0, 1, 1, 0}, {3, 2, 4, 0}, {7, 6, 6, 0}, {15, 14, 8, 0}, {31, 30, 10, 0}, {63, 62, 12, 0},
+};
 
 static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int64_t previous,
                                    int64_t max_objects, unsigned last_width, int64_t *current)
@@ -256,9 +296,9 @@ static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int6
     int64_t d;
     unsigned len;
     if (BITSIFT_LIKELY(t < 6)) {
-        unsigned width = vp_tier_width[t];
-        d = vp_tier_min[t] + (int64_t)vp_mask(w >> (t + 1), width);
-        len = t + 1 + width;
+        const struct vp_tier *tier = &vp_tiers[t];
+        d = tier->min + (int64_t)(w >> (t + 1) & tier->mask);
+        len = tier->len;
     } else {
         if (max_objects + 1 < 126)
             return false;
@@ -477,28 +517,44 @@ static bool vp_leaf(const bitsift_schema *s, bitsift_reader *r, const struct sch
 #define VP_INLINE inline
 #endif
 
+/* A run whose last bit lies past fast_limit: through the padded tail,
+ * after one test that it ends inside the packet. Out of line: a packet
+ * comes here once at most, for the last run or two. */
+static bool vp_run_near_end(const struct validate_program *p, const struct vp_input *r,
+                            const struct vp_insn *ip, uint64_t pos, int64_t *slots)
+{
+    if (pos + ip->bits > r->bit_limit)
+        return false;
+    uint64_t bad = 0;
+    for (const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b; g < ge; g++) {
+        uint64_t w = vp_window(r, pos + g->off);
+        bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+    }
+    if (bad)
+        return false;
+    for (uint32_t k = 0; k < ip->d; k++) { /* VP_COND_RUN: none, and c is a slot */
+        const struct vp_store *st = &p->stores[ip->c + k];
+        uint64_t raw = vp_window(r, pos + st->off) & st->mask;
+        slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+    }
+    return true;
+}
+
 /* The checks of a run (groups[a, a + b), b >= 1) at `pos`, with one
  * bounds test: straight from the packet when the whole run ends at or
  * below fast_limit, else through the padded tail. */
 static VP_INLINE bool vp_run_checks(const struct validate_program *p, const struct vp_input *r,
                                     const struct vp_insn *ip, uint64_t pos)
 {
-    uint64_t end = pos + ip->bits, bad = 0;
-    const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
-    if (BITSIFT_LIKELY(end <= r->fast_limit)) {
-        do {
-            uint64_t at = pos + g->off;
-            uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
-            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-        } while (++g < ge);
-    } else {
-        if (end > r->bit_limit)
-            return false;
-        do {
-            uint64_t w = vp_window(r, pos + g->off);
-            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-        } while (++g < ge);
-    }
+    if (BITSIFT_UNLIKELY(pos + ip->bits > r->fast_limit))
+        return vp_run_near_end(p, r, ip, pos, NULL);
+    uint64_t bad = 0;
+    const struct vp_group *g = ip->groups, *ge = g + ip->b;
+    do {
+        uint64_t at = pos + g->off;
+        uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+        bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+    } while (++g < ge);
     return !bad;
 }
 
@@ -507,38 +563,50 @@ static VP_INLINE bool vp_run_checks(const struct validate_program *p, const stru
 static VP_INLINE bool vp_run_stores(const struct validate_program *p, const struct vp_input *r,
                                     const struct vp_insn *ip, uint64_t pos, int64_t *slots)
 {
-    uint64_t end = pos + ip->bits, bad = 0;
-    const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b;
-    const struct vp_store *st = p->stores + ip->c, *se = st + ip->d;
-    if (BITSIFT_LIKELY(end <= r->fast_limit)) {
-        for (; g < ge; g++) {
-            uint64_t at = pos + g->off;
-            uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
-            bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
-        }
-        if (BITSIFT_UNLIKELY(bad))
-            return false;
-        do {
-            uint64_t at = pos + st->off;
-            uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) << st->shift >>
-                           st->shift;
-            slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
-        } while (++st < se);
-        return true;
-    }
-    if (end > r->bit_limit)
-        return false;
-    for (; g < ge; g++) {
-        uint64_t w = vp_window(r, pos + g->off);
+    if (BITSIFT_UNLIKELY(pos + ip->bits > r->fast_limit))
+        return vp_run_near_end(p, r, ip, pos, slots);
+    uint64_t bad = 0;
+    for (const struct vp_group *g = ip->groups, *ge = g + ip->b; g < ge; g++) {
+        uint64_t at = pos + g->off;
+        uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
         bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
     }
-    if (bad)
+    if (BITSIFT_UNLIKELY(bad))
         return false;
+    const struct vp_store *st = ip->stores, *se = st + ip->d;
     do {
-        uint64_t raw = vp_window(r, pos + st->off) << st->shift >> st->shift;
+        uint64_t at = pos + st->off;
+        uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) & st->mask;
         slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
     } while (++st < se);
     return true;
+}
+
+/* A run of exactly `groups` groups (1 or 2, or 0 with a store) and
+ * `stores` stores (0 or 1), both constants where it is inlined: the
+ * loads and checks laid out one after the other. The value is kept
+ * before the checks are known, which only matters to a packet that they
+ * refuse. */
+static VP_INLINE bool vp_small_run(const struct validate_program *p, const struct vp_input *r,
+                                   const struct vp_insn *ip, uint64_t pos, int64_t *slots,
+                                   unsigned groups, unsigned stores)
+{
+    if (BITSIFT_UNLIKELY(pos + ip->bits > r->fast_limit))
+        return vp_run_near_end(p, r, ip, pos, slots);
+    uint64_t bad = 0;
+    for (unsigned k = 0; k < groups; k++) {
+        const struct vp_group *g = &ip->groups[k];
+        uint64_t at = pos + g->off;
+        uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+        bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+    }
+    if (stores) {
+        const struct vp_store *st = ip->stores;
+        uint64_t at = pos + st->off;
+        uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) & st->mask;
+        slots[st->slot] = (int64_t)((uint64_t)st->base + raw);
+    }
+    return !bad;
 }
 
 /* VP_COND_RUN: a condition on data is a branch the CPU guesses wrong
@@ -546,22 +614,23 @@ static VP_INLINE bool vp_run_stores(const struct validate_program *p, const stru
  * way, the run is checked always and the condition masks the outcome. */
 static VP_INLINE bool vp_cond_run(const struct validate_program *p, const struct vp_input *r,
                                   const struct vp_insn *ip, uint64_t *pos, uint64_t *fields,
-                                  const int64_t *slots)
+                                  const int64_t *slots, int groups)
 {
     uint64_t taken = (uint64_t)((slots[ip->c] == ip->x) ^ ip->kind);
     uint64_t mask = 0 - taken;
     if (BITSIFT_LIKELY(*pos + ip->bits <= r->fast_limit)) {
         uint64_t bad = 0;
-        for (const struct vp_group *g = p->groups + ip->a, *ge = g + ip->b; g < ge; g++) {
+        /* `groups`: their number where it is a constant, else -1. */
+        const struct vp_group *g = ip->groups, *ge = g + (groups < 0 ? ip->b : (uint32_t)groups);
+        for (; g < ge; g++) {
             uint64_t at = *pos + g->off;
             uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
             bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
         }
         if (BITSIFT_UNLIKELY(bad & mask))
             return false;
-    } else if (taken) {
-        if (*pos + ip->bits > r->bit_limit || (ip->b && !vp_run_checks(p, r, ip, *pos)))
-            return false;
+    } else if (taken && !vp_run_near_end(p, r, ip, *pos, NULL)) {
+        return false;
     }
     *pos += ip->bits & mask;
     *fields += ip->fields & mask;
@@ -570,12 +639,11 @@ static VP_INLINE bool vp_cond_run(const struct validate_program *p, const struct
 
 /* VP_SELECT_RUN: the case of slots[c] - x, the last one ("nothing") when
  * there is none, read and checked without a branch on the value. */
-static VP_INLINE bool vp_select_case(const struct validate_program *p, const struct vp_input *r,
-                                     const struct vp_insn *ip, uint64_t *pos, uint64_t *fields,
-                                     const int64_t *slots)
+static VP_INLINE bool vp_select_case(const struct vp_input *r, const struct vp_insn *ip,
+                                     uint64_t *pos, uint64_t *fields, const int64_t *slots)
 {
-    uint64_t k = (uint64_t)slots[ip->c] - (uint64_t)ip->x;
-    const struct vp_case *c = p->cases + ip->a + (k < ip->d ? k : ip->d);
+    uint64_t k = (uint64_t)slots[ip->c] - (uint64_t)ip->x, last = ip->d;
+    const struct vp_case *c = ip->cases + (k < last ? k : last);
     uint64_t at = *pos + c->off, w;
     if (BITSIFT_LIKELY(*pos + c->need <= r->fast_limit)) {
         w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
@@ -679,6 +747,18 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         [VP_RELATIVE_STEP] = &&L_VP_RELATIVE_STEP,
         [VP_FAIL] = &&L_VP_FAIL,
         [VP_END] = &&L_VP_END,
+        [VP_RUN_G1] = &&L_VP_RUN_G1,
+        [VP_RUN_G2] = &&L_VP_RUN_G2,
+        [VP_RUN_G0S1] = &&L_VP_RUN_G0S1,
+        [VP_RUN_G1S1] = &&L_VP_RUN_G1S1,
+        [VP_RUN_G2S1] = &&L_VP_RUN_G2S1,
+        [VP_RUN_G1_NEXT] = &&L_VP_RUN_G1_NEXT,
+        [VP_RUN_G2_NEXT] = &&L_VP_RUN_G2_NEXT,
+        [VP_RUN_G0S1_NEXT] = &&L_VP_RUN_G0S1_NEXT,
+        [VP_RUN_G1S1_NEXT] = &&L_VP_RUN_G1S1_NEXT,
+        [VP_RUN_G2S1_NEXT] = &&L_VP_RUN_G2S1_NEXT,
+        [VP_COND_RUN_G1] = &&L_VP_COND_RUN_G1,
+        [VP_COND_RUN_G1_NEXT] = &&L_VP_COND_RUN_G1_NEXT,
     };
 #define VP_CASE(code) L_##code
 #define VP_NEXT()     goto *labels[ip->code]
@@ -706,6 +786,31 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
     }
+    /* The small runs: the same as VP_RUN(_STORE)(_NEXT), one handler per
+     * shape. */
+#define VP_SMALL_RUN(code, groups, stores)                                                         \
+    VP_CASE(code) : {                                                                              \
+        if (!vp_small_run(p, r, ip, pos, slots, groups, stores))                                   \
+            return false;                                                                          \
+        pos += ip->bits;                                                                           \
+        fields += ip->fields;                                                                      \
+        ip++;                                                                                      \
+        VP_NEXT();                                                                                 \
+    }                                                                                              \
+    VP_CASE(code##_NEXT) : {                                                                       \
+        if (!vp_small_run(p, r, ip, pos, slots, groups, stores))                                   \
+            return false;                                                                          \
+        pos += ip->bits;                                                                           \
+        fields += ip->fields;                                                                      \
+        ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);                        \
+        VP_NEXT();                                                                                 \
+    }
+    VP_SMALL_RUN(VP_RUN_G1, 1, 0)
+    VP_SMALL_RUN(VP_RUN_G2, 2, 0)
+    VP_SMALL_RUN(VP_RUN_G0S1, 0, 1)
+    VP_SMALL_RUN(VP_RUN_G1S1, 1, 1)
+    VP_SMALL_RUN(VP_RUN_G2S1, 2, 1)
+#undef VP_SMALL_RUN
     VP_CASE(VP_SKIP) : {
         if (pos + ip->bits > bit_limit)
             return false;
@@ -809,13 +914,25 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         VP_NEXT();
     }
     VP_CASE(VP_COND_RUN) : {
-        if (!vp_cond_run(p, r, ip, &pos, &fields, slots))
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, -1))
             return false;
         ip++;
         VP_NEXT();
     }
     VP_CASE(VP_COND_RUN_NEXT) : {
-        if (!vp_cond_run(p, r, ip, &pos, &fields, slots))
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, -1))
+            return false;
+        ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
+        VP_NEXT();
+    }
+    VP_CASE(VP_COND_RUN_G1) : {
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, 1))
+            return false;
+        ip++;
+        VP_NEXT();
+    }
+    VP_CASE(VP_COND_RUN_G1_NEXT) : {
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, 1))
             return false;
         ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
@@ -838,13 +955,13 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         VP_NEXT();
     }
     VP_CASE(VP_SELECT_RUN) : {
-        if (!vp_select_case(p, r, ip, &pos, &fields, slots))
+        if (!vp_select_case(r, ip, &pos, &fields, slots))
             return false;
         ip++;
         VP_NEXT();
     }
     VP_CASE(VP_SELECT_RUN_NEXT) : {
-        if (!vp_select_case(p, r, ip, &pos, &fields, slots))
+        if (!vp_select_case(r, ip, &pos, &fields, slots))
             return false;
         ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
@@ -1190,7 +1307,7 @@ static void vp_run_read(struct vp_builder *b, unsigned width, uint64_t lo, uint6
             return;
         struct vp_store *st = &p->stores[p->store_count++];
         st->off = (uint32_t)off;
-        st->shift = 64 - width;
+        st->mask = ~0ull >> (64 - width);
         st->base = base;
         st->slot = (uint32_t)slot;
         run->d++;
@@ -1794,6 +1911,51 @@ static void vp_fuse_loop_steps(struct validate_program *p)
     }
 }
 
+/* Once the arrays no longer move: each run's pointers to its groups and
+ * stores (cases for VP_SELECT_RUN), and the runs of the common small
+ * shapes given their own codes: read with no loop (vp_small_run, and
+ * vp_cond_run for a VP_COND_RUN of one group). */
+static void vp_specialise_runs(struct validate_program *p)
+{
+    static const uint8_t small[2][2][3] = {
+        /* [next][stores][groups] */
+        {{VP_CODE_COUNT, VP_RUN_G1, VP_RUN_G2}, {VP_RUN_G0S1, VP_RUN_G1S1, VP_RUN_G2S1}},
+        {{VP_CODE_COUNT, VP_RUN_G1_NEXT, VP_RUN_G2_NEXT},
+         {VP_RUN_G0S1_NEXT, VP_RUN_G1S1_NEXT, VP_RUN_G2S1_NEXT}},
+    };
+    for (uint32_t i = 0; i < p->insn_count; i++) {
+        struct vp_insn *in = &p->insns[i];
+        bool next;
+        switch (in->code) {
+        case VP_COND_RUN:
+        case VP_COND_RUN_NEXT:
+            in->groups = p->groups + in->a;
+            if (in->b == 1)
+                in->code = in->code == VP_COND_RUN ? VP_COND_RUN_G1 : VP_COND_RUN_G1_NEXT;
+            continue;
+        case VP_SELECT_RUN:
+        case VP_SELECT_RUN_NEXT:
+            in->cases = p->cases + in->a;
+            continue;
+        case VP_RUN:
+        case VP_RUN_STORE:
+            next = false;
+            break;
+        case VP_RUN_NEXT:
+        case VP_RUN_STORE_NEXT:
+            next = true;
+            break;
+        default:
+            continue;
+        }
+        in->groups = p->groups + in->a;
+        if (in->code == VP_RUN_STORE || in->code == VP_RUN_STORE_NEXT)
+            in->stores = p->stores + in->c;
+        if (in->b <= 2 && in->d <= 1 && small[next][in->d][in->b] != VP_CODE_COUNT)
+            in->code = small[next][in->d][in->b];
+    }
+}
+
 void schema_validate_free(struct validate_program *p)
 {
     if (!p)
@@ -1847,6 +2009,7 @@ struct validate_program *schema_validate_build(const bitsift_schema *s)
     }
     vp_thread_jumps(b.p);
     vp_fuse_loop_steps(b.p);
+    vp_specialise_runs(b.p);
     /* bitsift_packet_crc starts every packet's CRC with the same 8 bytes. */
     uint8_t head[8] = {0};
     for (int k = 0; k < 4; k++)

@@ -114,24 +114,48 @@ int capture_set_filter(capture *c, const char *expression, char error[CAPTURE_ER
     return 0;
 }
 
-int capture_next(capture *c, struct capture_frame *frame, char error[CAPTURE_ERROR_SIZE])
+/* What pcap_dispatch hands each frame to: the caller's function and
+ * whether it asked to stop. */
+struct capture_loop {
+    pcap_t *pcap;
+    capture_frame_fn frame_fn;
+    void *ctx;
+    int stopped;
+};
+
+static void capture_loop_frame(u_char *user, const struct pcap_pkthdr *header, const u_char *data)
 {
-    struct pcap_pkthdr *header;
-    const u_char *data;
-    int r = pcap_next_ex(c->pcap, &header, &data);
-    if (r == 1) {
-        frame->data = data;
-        frame->caplen = header->caplen;
-        frame->wirelen = header->len;
-        frame->sec = (int64_t)header->ts.tv_sec;
+    struct capture_loop *loop = (struct capture_loop *)user;
+    struct capture_frame frame = {
+        .data = data,
+        .caplen = header->caplen,
+        .wirelen = header->len,
+        .sec = (int64_t)header->ts.tv_sec,
         /* tv_usec holds nanoseconds with PCAP_TSTAMP_PRECISION_NANO. */
-        frame->nsec = (uint32_t)header->ts.tv_usec;
-        return 1;
+        .nsec = (uint32_t)header->ts.tv_usec,
+    };
+    if (loop->frame_fn(loop->ctx, &frame)) {
+        loop->stopped = 1;
+        pcap_breakloop(loop->pcap); /* before libpcap reads another frame */
     }
-    if (r == PCAP_ERROR_BREAK) /* end of the file */
-        return 0;
-    snprintf(error, CAPTURE_ERROR_SIZE, "damaged capture: %s", pcap_geterr(c->pcap));
-    return -1;
+}
+
+int capture_each(capture *c, capture_frame_fn frame_fn, void *ctx, char error[CAPTURE_ERROR_SIZE])
+{
+    struct capture_loop loop = {c->pcap, frame_fn, ctx, 0};
+    for (;;) {
+        /* -1: until the end of the file, a stop or an error; on a file
+         * libpcap stops at INT_MAX frames, hence the loop. */
+        int r = pcap_dispatch(c->pcap, -1, capture_loop_frame, (u_char *)&loop);
+        if (loop.stopped)
+            return 1;
+        if (r == 0) /* the end of the file */
+            return 0;
+        if (r < 0) {
+            snprintf(error, CAPTURE_ERROR_SIZE, "damaged capture: %s", pcap_geterr(c->pcap));
+            return -1;
+        }
+    }
 }
 
 int capture_link_type(const capture *c)
@@ -155,22 +179,33 @@ void capture_close(capture *c)
     free(c);
 }
 
+struct for_each_udp {
+    int link;
+    uint64_t frames;
+    capture_udp_fn udp;
+    void *ctx;
+};
+
+static int for_each_udp_frame(void *ctx, const struct capture_frame *frame)
+{
+    struct for_each_udp *each = ctx;
+    each->frames++;
+    struct decap_result r;
+    if (decap_frame(each->link, frame->data, frame->caplen, frame->wirelen, &r) == DECAP_UDP)
+        each->udp(each->ctx, each->frames, &r);
+    return 0;
+}
+
 long capture_for_each_udp(const void *data, size_t size, capture_udp_fn udp, void *ctx)
 {
     char error[CAPTURE_ERROR_SIZE];
     capture *c;
     if (capture_open_memory(data, size, &c, error) != CAPTURE_OPENED)
         return -1;
-    struct capture_frame frame;
-    long frames = 0;
-    while (capture_next(c, &frame, error) == 1) {
-        frames++;
-        struct decap_result r;
-        if (decap_frame(c->link, frame.data, frame.caplen, frame.wirelen, &r) == DECAP_UDP)
-            udp(ctx, (uint64_t)frames, &r);
-    }
+    struct for_each_udp each = {c->link, 0, udp, ctx};
+    capture_each(c, for_each_udp_frame, &each, error);
     capture_close(c);
-    return frames;
+    return (long)each.frames;
 }
 
 /* ------------------------------------------------------------------ */

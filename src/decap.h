@@ -64,6 +64,11 @@ struct decap_result {
 enum decap_status decap_frame(int link, const uint8_t *frame, size_t caplen, size_t wirelen,
                               struct decap_result *out);
 
+/* decap_frame without its shortcut for the common Ethernet / IPv4 / UDP
+ * frame: the reference the tests hold the shortcut to. */
+enum decap_status decap_frame_general(int link, const uint8_t *frame, size_t caplen, size_t wirelen,
+                                      struct decap_result *out);
+
 /* Short name of a status ("udp", "not-ip", ...), for counters and JSON. */
 const char *decap_status_name(enum decap_status s);
 

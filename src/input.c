@@ -114,6 +114,40 @@ static void frame_not_decoded(struct walk *w, const char *source, uint64_t index
         w->handler->problem(problem_ctx(w), source, index, message);
 }
 
+/* One capture being read: what each of its frames needs. */
+struct capture_walk {
+    struct walk *w;
+    const char *source;
+    int link;
+    uint64_t index; /* frames read so far */
+};
+
+static int capture_frame(void *ctx, const struct capture_frame *frame)
+{
+    struct capture_walk *cw = ctx;
+    struct walk *w = cw->w;
+    uint64_t index = ++cw->index;
+    w->counts->frames++;
+    struct decap_result d;
+    if (decap_frame(cw->link, frame->data, frame->caplen, frame->wirelen, &d) != DECAP_UDP) {
+        frame_not_decoded(w, cw->source, index, &d);
+        return 0;
+    }
+    struct input_packet p = {
+        .source = cw->source,
+        .index = index,
+        .from_capture = 1,
+        .sec = frame->sec,
+        .nsec = frame->nsec,
+        .src = &d.src,
+        .dst = &d.dst,
+        .data = d.payload,
+        .size = d.payload_size,
+    };
+    deliver(w, &p);
+    return w->stopped;
+}
+
 static void read_capture(struct walk *w, const char *source, capture *c)
 {
     char error[CAPTURE_ERROR_SIZE];
@@ -133,32 +167,9 @@ static void read_capture(struct walk *w, const char *source, capture *c)
         end(w, source);
         return;
     }
-    struct capture_frame frame;
-    uint64_t index = 0;
-    int r;
-    while (!w->stopped && (r = capture_next(c, &frame, error)) == 1) {
-        index++;
-        w->counts->frames++;
-        struct decap_result d;
-        if (decap_frame(link, frame.data, frame.caplen, frame.wirelen, &d) != DECAP_UDP) {
-            frame_not_decoded(w, source, index, &d);
-            continue;
-        }
-        struct input_packet p = {
-            .source = source,
-            .index = index,
-            .from_capture = 1,
-            .sec = frame.sec,
-            .nsec = frame.nsec,
-            .src = &d.src,
-            .dst = &d.dst,
-            .data = d.payload,
-            .size = d.payload_size,
-        };
-        deliver(w, &p);
-    }
-    if (!w->stopped && r < 0)
-        problem(w, source, index + 1, error);
+    struct capture_walk cw = {w, source, link, 0};
+    if (!w->stopped && capture_each(c, capture_frame, &cw, error) < 0)
+        problem(w, source, cw.index + 1, error);
     end(w, source);
 }
 

@@ -1,7 +1,9 @@
 /*
  * test_capture.c -- the in-memory capture path the fuzz harness uses:
  * capture_for_each_udp() over capture bytes held in memory (fmemopen, no
- * temporary file), on good, truncated and garbage captures.
+ * temporary file), on good, truncated and garbage captures; and
+ * capture_each() stopping where its function says and reporting damage
+ * after the frames before it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -101,6 +103,58 @@ static void not_a_capture(void **state)
     assert_int_equal(s.count, 0);
 }
 
+struct counted {
+    unsigned frames, stop_at;
+    uint32_t caplens[16];
+};
+
+static int count_frame(void *ctx, const struct capture_frame *frame)
+{
+    struct counted *c = ctx;
+    if (c->frames < 16)
+        c->caplens[c->frames] = frame->caplen;
+    c->frames++;
+    return c->frames == c->stop_at;
+}
+
+/* capture_each over a capture in memory: its result, and the frames seen. */
+static int each_frame(const uint8_t *data, size_t size, struct counted *c, char *error)
+{
+    capture *cap;
+    assert_int_equal(capture_open_memory(data, size, &cap, error), CAPTURE_OPENED);
+    int r = capture_each(cap, count_frame, c, error);
+    capture_close(cap);
+    return r;
+}
+
+static void each_stops_and_reports_damage(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *data = slurp("ethernet-vlan.pcap", &size);
+    char error[CAPTURE_ERROR_SIZE];
+    struct counted all = {.stop_at = 0};
+    assert_int_equal(each_frame(data, size, &all, error), 0);
+    assert_int_equal(all.frames, 7);
+    /* Stopped at each frame in turn: no frame after it is handed out. */
+    for (unsigned k = 1; k <= 7; k++) {
+        struct counted c = {.stop_at = k};
+        assert_int_equal(each_frame(data, size, &c, error), 1);
+        assert_int_equal(c.frames, k);
+        assert_memory_equal(c.caplens, all.caplens, k * sizeof c.caplens[0]);
+    }
+    /* A record cut short: the frames before it, then the damage. The
+     * last record of a classic pcap starts after 24 + the others. */
+    size_t last = 24;
+    for (unsigned k = 0; k + 1 < all.frames; k++)
+        last += 16 + all.caplens[k];
+    struct counted cut = {.stop_at = 0};
+    assert_int_equal(each_frame(data, last + 16 + all.caplens[6] - 1, &cut, error), -1);
+    assert_int_equal(cut.frames, 6);
+    assert_non_null(strstr(error, "damaged capture: "));
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +162,7 @@ int main(void)
         cmocka_unit_test(pcapng_and_cooked),
         cmocka_unit_test(every_truncation),
         cmocka_unit_test(not_a_capture),
+        cmocka_unit_test(each_stops_and_reports_damage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

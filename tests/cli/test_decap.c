@@ -438,6 +438,106 @@ static void bsd_loopback(void **state)
     assert_int_equal(decap_frame(DECAP_LINK_NULL, f.b, f.n, f.n, &r), DECAP_NOT_IP);
 }
 
+/* The same result, field by field (padding bytes aside). */
+static void assert_same_result(const struct decap_result *a, const struct decap_result *b)
+{
+    assert_int_equal(a->status, b->status);
+    assert_ptr_equal(a->payload, b->payload);
+    assert_int_equal(a->payload_size, b->payload_size);
+    const struct decap_address *x[2] = {&a->src, &a->dst}, *y[2] = {&b->src, &b->dst};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(x[k]->family, y[k]->family);
+        assert_memory_equal(x[k]->ip, y[k]->ip, sizeof x[k]->ip);
+        assert_int_equal(x[k]->port, y[k]->port);
+    }
+    assert_int_equal(a->fragment_id, b->fragment_id);
+    assert_int_equal(a->fragment_offset, b->fragment_offset);
+    assert_int_equal(a->more_fragments, b->more_fragments);
+    assert_int_equal(a->payload_expected, b->payload_expected);
+    assert_ptr_equal(a->why, b->why);
+}
+
+/* decap_frame's shortcut for Ethernet / IPv4 / UDP against the general
+ * path, on that frame with every header byte and length field set to
+ * values on either side of what the shortcut accepts, at every captured
+ * length, snapped or not. Returns how many of the frames were UDP. */
+static unsigned shortcut_against_general(const struct frame *base)
+{
+    static const uint8_t values[] = {0x00, 0x01, 0x07, 0x08, 0x11, 0x14, 0x1c, 0x1d,
+                                     0x20, 0x3f, 0x40, 0x44, 0x45, 0x46, 0x80, 0xff};
+    unsigned udp = 0;
+    struct frame f;
+    struct decap_result fast, general;
+    for (size_t at = 0; at <= 42; at++) {
+        for (size_t v = 0; v <= sizeof values; v++) {
+            f = *base;
+            if (at < 42 && v < sizeof values)
+                f.b[at] = values[v];
+            else if (at < 42)
+                f.b[at] ^= 0x20; /* only a flag changed */
+            for (size_t caplen = 0; caplen <= f.n; caplen++) {
+                for (size_t extra = 0; extra <= 1; extra++) {
+                    uint8_t *copy;
+                    enum decap_status s =
+                        run(DECAP_LINK_ETHERNET, &f, caplen, caplen + extra, &fast, &copy);
+                    assert_int_equal(decap_frame_general(DECAP_LINK_ETHERNET, copy, caplen,
+                                                         caplen + extra, &general),
+                                     s);
+                    assert_same_result(&fast, &general);
+                    udp += s == DECAP_UDP;
+                    free(copy);
+                }
+            }
+        }
+    }
+    return udp;
+}
+
+static void ethernet_ipv4_shortcut(void **state)
+{
+    (void)state;
+    struct frame f = {.n = 0};
+    put_ethernet(&f, 0x0800);
+    put_ipv4_udp(&f);
+    assert_true(shortcut_against_general(&f) > 0);
+    /* Lengths around the edges: IP total length and UDP length each from
+     * 0 to past the frame, with padding behind the datagram. */
+    while (f.n < 64)
+        put8(&f, 0xee);
+    unsigned udp = 0;
+    for (unsigned total = 0; total <= 70; total++) {
+        for (unsigned length = 0; length <= 60; length += 1) {
+            struct frame g = f;
+            g.b[16] = (uint8_t)(total >> 8), g.b[17] = (uint8_t)total;
+            g.b[38] = (uint8_t)(length >> 8), g.b[39] = (uint8_t)length;
+            for (size_t caplen = 40; caplen <= g.n; caplen++) {
+                for (size_t extra = 0; extra <= 1; extra++) {
+                    struct decap_result fast, general;
+                    uint8_t *copy;
+                    enum decap_status s =
+                        run(DECAP_LINK_ETHERNET, &g, caplen, caplen + extra, &fast, &copy);
+                    assert_int_equal(decap_frame_general(DECAP_LINK_ETHERNET, copy, caplen,
+                                                         caplen + extra, &general),
+                                     s);
+                    assert_same_result(&fast, &general);
+                    udp += s == DECAP_UDP;
+                    free(copy);
+                }
+            }
+        }
+    }
+    assert_true(udp > 1000);
+    /* A DF flag, the reserved bit and a VLAN tag keep the same results. */
+    f.b[20] = 0xc0;
+    assert_true(shortcut_against_general(&f) > 0);
+    struct frame tagged = {.n = 0};
+    put_ethernet(&tagged, 0x8100);
+    put16(&tagged, 7);
+    put16(&tagged, 0x0800);
+    put_ipv4_udp(&tagged);
+    assert_true(shortcut_against_general(&tagged) > 0);
+}
+
 static void unknown_link_and_garbage(void **state)
 {
     (void)state;
@@ -469,6 +569,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ethernet_ipv4),
+        cmocka_unit_test(ethernet_ipv4_shortcut),
         cmocka_unit_test(ethernet_padding_ignored),
         cmocka_unit_test(ethernet_qinq),
         cmocka_unit_test(ethernet_not_ip),
