@@ -268,7 +268,7 @@ static void capture_failed(struct walk *w, const char *source, const char *error
  * A regular file this small is read whole before libpcap looks at it: a
  * packet file is then in memory already when libpcap does not know its
  * format, with no rewind and no second read, which on a corpus directory
- * of thousands of packet files is a third of the system calls. 64 KiB
+ * of thousands of packet files is a quarter of the system calls. 64 KiB
  * holds any UDP payload, so every single-packet file takes this way.
  */
 #define INPUT_SMALL_FILE (64u << 10)
