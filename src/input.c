@@ -2,12 +2,10 @@
  * input.c -- walk the command's inputs (captures, packet files, directories,
  * standard input) and hand their packets to a handler, one at a time.
  *
- * Memory stays bounded: a capture is read frame by frame through libpcap
- * (one of up to INPUT_SMALL_FILE bytes is read whole first, as every file
- * that small is), a packet file is read whole but only up to
- * INPUT_RAW_PACKET_LIMIT, and a directory listing is held only while it is
- * walked. Directory symlinks are not followed and the depth is limited, so
- * a link loop cannot hang the run.
+ * Memory stays bounded: a capture is read frame by frame through libpcap,
+ * a packet file is read whole but only up to INPUT_RAW_PACKET_LIMIT, and a
+ * directory listing is held only while it is walked. Directory symlinks are
+ * not followed and the depth is limited, so a link loop cannot hang the run.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <dirent.h>
@@ -173,11 +171,9 @@ static void read_capture(struct walk *w, const char *source, capture *c)
     end(w, source);
 }
 
-/* Read fp to its end into w->buffer, after the `prefix_size` bytes at
- * `prefix` already read from it; the size read, or -1 once the problem is
- * reported (a read error, more than INPUT_RAW_PACKET_LIMIT bytes). */
-static ptrdiff_t slurp(struct walk *w, const char *source, FILE *fp, const uint8_t *prefix,
-                       size_t prefix_size)
+/* A raw packet file: `prefix` holds bytes already read from fp. */
+static void read_packet_file(struct walk *w, const char *source, FILE *fp, const uint8_t *prefix,
+                             size_t prefix_size)
 {
     size_t size = prefix_size;
     if (w->buffer_size < prefix_size + 4096) {
@@ -185,7 +181,7 @@ static ptrdiff_t slurp(struct walk *w, const char *source, FILE *fp, const uint8
         uint8_t *b = realloc(w->buffer, want);
         if (!b) {
             problem(w, source, 0, "out of memory");
-            return -1;
+            return;
         }
         w->buffer = b;
         w->buffer_size = want;
@@ -199,7 +195,7 @@ static ptrdiff_t slurp(struct walk *w, const char *source, FILE *fp, const uint8
                 snprintf(message, sizeof message,
                          "packet file larger than the %u MiB limit", INPUT_RAW_PACKET_LIMIT >> 20);
                 problem(w, source, 0, message);
-                return -1;
+                return;
             }
             size_t want = w->buffer_size * 2;
             if (want > INPUT_RAW_PACKET_LIMIT + 1)
@@ -207,7 +203,7 @@ static ptrdiff_t slurp(struct walk *w, const char *source, FILE *fp, const uint8
             uint8_t *b = realloc(w->buffer, want);
             if (!b) {
                 problem(w, source, 0, "out of memory");
-                return -1;
+                return;
             }
             w->buffer = b;
             w->buffer_size = want;
@@ -219,14 +215,8 @@ static ptrdiff_t slurp(struct walk *w, const char *source, FILE *fp, const uint8
     }
     if (ferror(fp)) {
         problem_errno(w, source, "read error");
-        return -1;
+        return;
     }
-    return (ptrdiff_t)size;
-}
-
-/* The `size` bytes in w->buffer as one raw packet. */
-static void deliver_packet_file(struct walk *w, const char *source, size_t size)
-{
     begin(w, source, 0);
     if (size == 0) {
         problem(w, source, 0, "empty file: no packet");
@@ -235,15 +225,6 @@ static void deliver_packet_file(struct walk *w, const char *source, size_t size)
         deliver(w, &p);
     }
     end(w, source);
-}
-
-/* A raw packet file: `prefix` holds bytes already read from fp. */
-static void read_packet_file(struct walk *w, const char *source, FILE *fp, const uint8_t *prefix,
-                             size_t prefix_size)
-{
-    ptrdiff_t size = slurp(w, source, fp, prefix, prefix_size);
-    if (size >= 0)
-        deliver_packet_file(w, source, (size_t)size);
 }
 
 /* A capture that could not be opened: an input of its own with one problem. */
@@ -264,38 +245,6 @@ static void capture_failed(struct walk *w, const char *source, const char *error
  */
 #define INPUT_STDIO_BUFFER (1u << 20)
 
-/*
- * A regular file this small is read whole before libpcap looks at it: a
- * packet file is then in memory already when libpcap does not know its
- * format, with no rewind and no second read, which on a corpus directory
- * of thousands of packet files is a quarter of the system calls. 64 KiB
- * holds any UDP payload, so every single-packet file takes this way.
- */
-#define INPUT_SMALL_FILE (64u << 10)
-
-/* A file read whole into w->buffer: a capture when libpcap recognises it,
- * else one raw packet. */
-static void read_file_bytes(struct walk *w, const char *path, size_t size)
-{
-    /* Under 4 bytes no capture header fits: libpcap would call it truncated. */
-    if (size >= 4) {
-        char error[CAPTURE_ERROR_SIZE];
-        capture *c;
-        switch (capture_open_memory(w->buffer, size, &c, error)) {
-        case CAPTURE_OPENED:
-            read_capture(w, path, c);
-            capture_close(c);
-            return;
-        case CAPTURE_FAILED:
-            capture_failed(w, path, error);
-            return;
-        case CAPTURE_NOT_A_CAPTURE:
-            break;
-        }
-    }
-    deliver_packet_file(w, path, size);
-}
-
 /* A regular file (or a device): a capture when libpcap recognises it. */
 static void read_file(struct walk *w, const char *path)
 {
@@ -309,11 +258,10 @@ static void read_file(struct walk *w, const char *path)
     if (w->stdio_buffer)
         setvbuf(fp, w->stdio_buffer, _IOFBF, INPUT_STDIO_BUFFER);
     struct stat st;
-    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= INPUT_SMALL_FILE) {
-        ptrdiff_t size = slurp(w, path, fp, NULL, 0);
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size < 4) {
+        /* Too short for any capture header: libpcap would call it truncated. */
+        read_packet_file(w, path, fp, NULL, 0);
         fclose(fp);
-        if (size >= 0)
-            read_file_bytes(w, path, (size_t)size);
         return;
     }
     char error[CAPTURE_ERROR_SIZE];
