@@ -17,9 +17,10 @@ void bitsift_reader_init(bitsift_reader *r, const void *data, size_t size)
     r->data = data;
     r->size = size;
     r->bit_pos = 0;
-    /* A size so large that its bit count overflows cannot come from a real
-     * buffer; clamp rather than wrap. */
-    r->bit_limit = size > (UINT64_MAX >> 3) ? UINT64_MAX & ~7ull : (uint64_t)size << 3;
+    /* No real buffer holds 2^59 bytes; clamping the bit count at 2^62
+     * keeps every end bit the inline reads compute (bit_pos plus at most
+     * BITSIFT__INT_SLOW_STEP = 2^63) from wrapping. */
+    r->bit_limit = size > (1ull << 59) ? 1ull << 62 : (uint64_t)size << 3;
     /* A read ending at or below fast_limit starts in a byte with 8
      * readable bytes in data (byte <= size - 8); the other reads load from
      * tail, a zero-padded copy of the last (up to) 8 bytes. */
@@ -29,6 +30,17 @@ void bitsift_reader_init(bitsift_reader *r, const void *data, size_t size)
         memcpy(r->tail, r->data + r->tail_start, size - r->tail_start);
     r->failure.kind = BITSIFT_OK;
 }
+
+/* The tables bitsift_read_int indexes by the top bit of its span (see
+ * bitsift.h). */
+#define INT_STEP(top) ((top) <= 56 ? (uint64_t)(top) + 1 : BITSIFT__INT_SLOW_STEP)
+#define INT_MASK(top) ((2ull << (top)) - 1) /* top 63: 2 << 63 wraps to 0 */
+#define EIGHT(f, b) f(b), f(b + 1), f(b + 2), f(b + 3), f(b + 4), f(b + 5), f(b + 6), f(b + 7)
+#define SIXTY_FOUR(f) \
+    EIGHT(f, 0), EIGHT(f, 8), EIGHT(f, 16), EIGHT(f, 24), EIGHT(f, 32), EIGHT(f, 40), EIGHT(f, 48), \
+        EIGHT(f, 56)
+const uint64_t bitsift__int_steps[64] = {SIXTY_FOUR(INT_STEP)};
+const uint64_t bitsift__int_masks[64] = {SIXTY_FOUR(INT_MASK)};
 
 bool bitsift_reader_fail(bitsift_reader *r, bitsift_error kind, uint64_t bit, const char *why,
                          uint64_t expected, uint64_t got)

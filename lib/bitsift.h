@@ -315,25 +315,57 @@ static inline bool bitsift_read_uint64(bitsift_reader *r, uint64_t *value)
 
 bool bitsift__reader_range(bitsift_reader *r, uint64_t bit, uint64_t span, uint64_t raw);
 
+/*
+ * Two tables for bitsift_read_int, indexed by `top`, the index of the
+ * highest set bit of span = max - min (the field is top + 1 bits wide):
+ *
+ *   bitsift__int_steps[top]  top + 1 while the field fits the 57 bits one
+ *                            load is sure to hold (top <= 56), else
+ *                            BITSIFT__INT_SLOW_STEP, too large a step for
+ *                            any read to end within fast_limit, so that one
+ *                            compare both bounds the read and sends wide
+ *                            fields to the slow path;
+ *   bitsift__int_masks[top]  the low top + 1 bits set.
+ *
+ * One compare and two loads from a 1 KiB table replace a width test, the
+ * arithmetic for the end bit and a shift pair for the mask; with a
+ * constant range the compiler folds the same values instead.
+ */
+#define BITSIFT__INT_SLOW_STEP (1ull << 63)
+extern const uint64_t bitsift__int_steps[64];
+extern const uint64_t bitsift__int_masks[64];
+
+static inline uint64_t bitsift__int_step(unsigned top)
+{
+    if (__builtin_constant_p(top))
+        return top <= 56 ? top + 1ull : BITSIFT__INT_SLOW_STEP;
+    return bitsift__int_steps[top];
+}
+static inline uint64_t bitsift__int_mask(unsigned top)
+{
+    if (__builtin_constant_p(top))
+        return (2ull << top) - 1; /* top 63: 2 << 63 wraps to 0, all ones */
+    return bitsift__int_masks[top];
+}
+
 /* int(min, max) over the full signed 64-bit range: reads (value - min) in
  * bits_required(min, max) bits and fails with range when the raw value is
  * above max - min. min == max reads nothing and returns min. Fails with
  * argument when min > max. */
 static inline bool bitsift_read_int(bitsift_reader *r, int64_t min, int64_t max, int64_t *value)
 {
-    uint64_t span = (uint64_t)max - (uint64_t)min;
     uint64_t raw = 0;
     if (BITSIFT_LIKELY(min < max)) {
-        /* bitsift_read_bits written out for a width of 64 - lz bits, lz
-         * being the leading zeros of span: the width test becomes lz >= 7
-         * and the mask a shift left and back by lz. */
-        unsigned lz = (unsigned)__builtin_clzll(span);
-        uint64_t at = r->bit_pos, end = at + 64 - lz;
-        if (BITSIFT_LIKELY(lz >= 7 && end <= r->fast_limit)) {
-            raw = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) << lz >> lz;
+        /* Compared before span is taken, so that the compiler can subtract
+         * in place rather than keep a copy of max for the compare. */
+        uint64_t span = (uint64_t)max - (uint64_t)min;
+        unsigned top = 63u ^ (unsigned)__builtin_clzll(span);
+        uint64_t at = r->bit_pos, end = at + bitsift__int_step(top);
+        if (BITSIFT_LIKELY(end <= r->fast_limit)) {
+            raw = (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7)) & bitsift__int_mask(top);
             r->bit_pos = end;
         } else {
-            bitsift__bits_result slow = bitsift__read_bits_slow(r, 64 - lz);
+            bitsift__bits_result slow = bitsift__read_bits_slow(r, top + 1);
             if (!slow.ok)
                 return false;
             raw = slow.value;

@@ -160,6 +160,17 @@ static void test_int_zero_width_and_arguments(void **state)
     assert_false(bitsift_read_int(&r, 5, 4, &v));
     assert_reader_failed(&r, BITSIFT_E_ARGUMENT, 0);
     assert_int_equal(v, 99);
+    /* min > max whose unsigned difference wraps to a small span (here 1,
+     * a one-bit field) must not pass for a valid range; tried with the
+     * range known at compile time and with it in variables. */
+    bitsift_reader_init(&r, "\xff\xff", 2);
+    assert_false(bitsift_read_int(&r, INT64_MAX, INT64_MIN, &v));
+    assert_reader_failed(&r, BITSIFT_E_ARGUMENT, 0);
+    volatile int64_t wrapped_min = INT64_MAX - 5, wrapped_max = INT64_MIN + 3;
+    bitsift_reader_init(&r, "\xff\xff", 2);
+    assert_false(bitsift_read_int(&r, wrapped_min, wrapped_max, &v));
+    assert_reader_failed(&r, BITSIFT_E_ARGUMENT, 0);
+    assert_int_equal(v, 99);
     uint8_t buf[4];
     bitsift_writer w;
     bitsift_writer_init(&w, buf, sizeof buf);

@@ -3,7 +3,8 @@
  * paths: the fast path (one 8-byte load straight from the buffer while the
  * read ends at or below fast_limit) and the slow path (tail copy, widths
  * above 57, overflow). Every width 1..64 at every bit position of buffers
- * of 0..40 bytes is read through bitsift_read_bits and bitsift_read_int and
+ * of 0..40 bytes is read through bitsift_read_bits and bitsift_read_int (with
+ * ranges in variables and ranges known at compile time) and
  * compared with a bit-at-a-time reference; reads that would pass the end
  * must fail with overflow and leave the reader failed for good.
  *
@@ -129,10 +130,54 @@ static bool check_int(const uint8_t *data, size_t size)
     return true;
 }
 
+/*
+ * The same with ranges known at compile time, for which bitsift_read_int
+ * folds its width and mask instead of looking them up: one range per
+ * interesting top bit (the 57-bit window's edge, the widest fields), each
+ * at every position and compared with the reference.
+ */
+static bool check_int_constant_at(const uint8_t *data, size_t size, uint64_t at, int64_t min,
+                                  int64_t max, int64_t got, bool ok)
+{
+    uint64_t total = (uint64_t)size * 8, span = (uint64_t)max - (uint64_t)min;
+    unsigned n = 64u - (unsigned)__builtin_clzll(span);
+    if (at + n > total)
+        return !ok && got == 12345;
+    uint64_t raw = reference_bits(data, at, n);
+    return raw > span ? !ok && got == 12345 : ok && (uint64_t)got == (uint64_t)min + raw;
+}
+
+#define CHECK_CONSTANT_INT(min, max)                                                   \
+    do {                                                                               \
+        bitsift_reader r;                                                              \
+        bitsift_reader_init(&r, data, size);                                           \
+        uint64_t v;                                                                    \
+        for (uint64_t skipped = 0; skipped < at; skipped++)                            \
+            if (!bitsift_read_bits(&r, 1, &v))                                         \
+                return false;                                                          \
+        int64_t got = 12345;                                                           \
+        bool ok = bitsift_read_int(&r, (min), (max), &got);                            \
+        if (!check_int_constant_at(data, size, at, (min), (max), got, ok))             \
+            return false;                                                              \
+    } while (0)
+
+static bool check_int_constant(const uint8_t *data, size_t size)
+{
+    for (uint64_t at = 0; at <= (uint64_t)size * 8; at++) {
+        CHECK_CONSTANT_INT(0, 1);                                  /* top 0 */
+        CHECK_CONSTANT_INT(-1000, 1000);                           /* top 10 */
+        CHECK_CONSTANT_INT(0, INT64_C(0x1ffffffffffffff));         /* top 56: 57 bits */
+        CHECK_CONSTANT_INT(7, INT64_C(0x1000000000000005));        /* top 60, range fails */
+        CHECK_CONSTANT_INT(0, INT64_C(0x3ffffffffffffff));         /* top 57: slow path */
+        CHECK_CONSTANT_INT(INT64_MIN, INT64_MAX);                  /* top 63 */
+    }
+    return true;
+}
+
 int main(void)
 {
     const size_t max_size = 40;
-    printf("1..%zu\n", 2 * (max_size + 1) + 2);
+    printf("1..%zu\n", 3 * (max_size + 1) + 2);
     for (size_t size = 0; size <= max_size; size++) {
         uint8_t *data = malloc(size ? size : 1);
         if (!data)
@@ -141,6 +186,8 @@ int main(void)
             data[i] = random_byte();
         tap(check_bits(size ? data : NULL, size), "bits(1..64) at every position", size);
         tap(check_int(size ? data : NULL, size), "int(min, max) at every position", size);
+        tap(check_int_constant(size ? data : NULL, size),
+            "int(min, max) with constant ranges at every position", size);
         free(data);
     }
 
