@@ -132,9 +132,10 @@ static bool check_int(const uint8_t *data, size_t size)
 
 /*
  * The same with ranges known at compile time, for which bitsift_read_int
- * folds its width and mask instead of looking them up: one range per
- * interesting top bit (the 57-bit window's edge, the widest fields), each
- * at every position and compared with the reference.
+ * folds its width and mask instead of looking them up: ranges on both
+ * sides of the 57-bit window's edge, the widest, and two (a power of two
+ * wide) whose range check fails for about half the values, each at every
+ * position and compared with the reference.
  */
 static bool check_int_constant_at(const uint8_t *data, size_t size, uint64_t at, int64_t min,
                                   int64_t max, int64_t got, bool ok)
@@ -147,29 +148,30 @@ static bool check_int_constant_at(const uint8_t *data, size_t size, uint64_t at,
     return raw > span ? !ok && got == 12345 : ok && (uint64_t)got == (uint64_t)min + raw;
 }
 
-#define CHECK_CONSTANT_INT(min, max)                                                   \
-    do {                                                                               \
-        bitsift_reader r;                                                              \
-        bitsift_reader_init(&r, data, size);                                           \
-        uint64_t v;                                                                    \
-        for (uint64_t skipped = 0; skipped < at; skipped++)                            \
-            if (!bitsift_read_bits(&r, 1, &v))                                         \
-                return false;                                                          \
-        int64_t got = 12345;                                                           \
-        bool ok = bitsift_read_int(&r, (min), (max), &got);                            \
-        if (!check_int_constant_at(data, size, at, (min), (max), got, ok))             \
-            return false;                                                              \
+#define CHECK_CONSTANT_INT(min, max)                                       \
+    do {                                                                   \
+        bitsift_reader r;                                                  \
+        bitsift_reader_init(&r, data, size);                               \
+        uint64_t v;                                                        \
+        for (uint64_t skipped = 0; skipped < at; skipped++)                \
+            if (!bitsift_read_bits(&r, 1, &v))                             \
+                return false;                                              \
+        int64_t got = 12345;                                               \
+        bool ok = bitsift_read_int(&r, (min), (max), &got);                \
+        if (!check_int_constant_at(data, size, at, (min), (max), got, ok)) \
+            return false;                                                  \
     } while (0)
 
 static bool check_int_constant(const uint8_t *data, size_t size)
 {
     for (uint64_t at = 0; at <= (uint64_t)size * 8; at++) {
-        CHECK_CONSTANT_INT(0, 1);                                  /* top 0 */
-        CHECK_CONSTANT_INT(-1000, 1000);                           /* top 10 */
-        CHECK_CONSTANT_INT(0, INT64_C(0x1ffffffffffffff));         /* top 56: 57 bits */
-        CHECK_CONSTANT_INT(7, INT64_C(0x1000000000000005));        /* top 60, range fails */
-        CHECK_CONSTANT_INT(0, INT64_C(0x3ffffffffffffff));         /* top 57: slow path */
-        CHECK_CONSTANT_INT(INT64_MIN, INT64_MAX);                  /* top 63 */
+        CHECK_CONSTANT_INT(0, 1);                      /* top 0 */
+        CHECK_CONSTANT_INT(-1000, 1000);               /* top 10 */
+        CHECK_CONSTANT_INT(5, 5 + (INT64_C(1) << 20)); /* top 20, half fail range */
+        CHECK_CONSTANT_INT(0, (INT64_C(1) << 57) - 1); /* top 56: 57 bits, fast */
+        CHECK_CONSTANT_INT(0, (INT64_C(1) << 58) - 1); /* top 57: slow path */
+        CHECK_CONSTANT_INT(7, 7 + (INT64_C(1) << 60)); /* top 60, half fail range */
+        CHECK_CONSTANT_INT(INT64_MIN, INT64_MAX);      /* top 63 */
     }
     return true;
 }
