@@ -327,8 +327,8 @@ bool bitsift__reader_range(bitsift_reader *r, uint64_t bit, uint64_t span, uint6
  *                            fields to the slow path;
  *   bitsift__int_masks[top]  the low top + 1 bits set.
  *
- * One compare and two loads from a 1 KiB table replace a width test, the
- * arithmetic for the end bit and a shift pair for the mask; with a
+ * One compare and two loads (1 KiB of tables in all) replace a width test,
+ * the arithmetic for the end bit and a shift pair for the mask; with a
  * constant range the compiler folds the same values instead.
  */
 #define BITSIFT__INT_SLOW_STEP (1ull << 63)
@@ -356,8 +356,9 @@ static inline bool bitsift_read_int(bitsift_reader *r, int64_t min, int64_t max,
 {
     uint64_t raw = 0;
     if (BITSIFT_LIKELY(min < max)) {
-        /* Compared before span is taken, so that the compiler can subtract
-         * in place rather than keep a copy of max for the compare. */
+        /* span is taken after min < max is tested, so that the compiler
+         * can subtract in place rather than keep a copy of max for the
+         * compare. */
         uint64_t span = (uint64_t)max - (uint64_t)min;
         unsigned top = 63u ^ (unsigned)__builtin_clzll(span);
         uint64_t at = r->bit_pos, end = at + bitsift__int_step(top);
