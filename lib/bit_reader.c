@@ -33,14 +33,12 @@ void bitsift_reader_init(bitsift_reader *r, const void *data, size_t size)
 
 /* The tables bitsift_read_int indexes by the top bit of its span (see
  * bitsift.h). */
-#define INT_STEP(top) ((top) <= 56 ? (uint64_t)(top) + 1 : BITSIFT__INT_SLOW_STEP)
-#define INT_MASK(top) ((2ull << (top)) - 1) /* top 63: 2 << 63 wraps to 0 */
 #define EIGHT(f, b)   f(b), f(b + 1), f(b + 2), f(b + 3), f(b + 4), f(b + 5), f(b + 6), f(b + 7)
 #define SIXTY_FOUR(f)                                                                 \
     EIGHT(f, 0), EIGHT(f, 8), EIGHT(f, 16), EIGHT(f, 24), EIGHT(f, 32), EIGHT(f, 40), \
         EIGHT(f, 48), EIGHT(f, 56)
-const uint64_t bitsift__int_steps[64] = {SIXTY_FOUR(INT_STEP)};
-const uint64_t bitsift__int_masks[64] = {SIXTY_FOUR(INT_MASK)};
+const uint64_t bitsift__int_steps[64] = {SIXTY_FOUR(BITSIFT__INT_STEP)};
+const uint64_t bitsift__int_masks[64] = {SIXTY_FOUR(BITSIFT__INT_MASK)};
 
 bool bitsift_reader_fail(bitsift_reader *r, bitsift_error kind, uint64_t bit, const char *why,
                          uint64_t expected, uint64_t got)

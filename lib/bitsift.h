@@ -332,20 +332,20 @@ bool bitsift__reader_range(bitsift_reader *r, uint64_t bit, uint64_t span, uint6
  * constant range the compiler folds the same values instead.
  */
 #define BITSIFT__INT_SLOW_STEP (1ull << 63)
+/* Each entry's value, which the tables are built from and a constant top
+ * folds to. */
+#define BITSIFT__INT_STEP(top) ((top) <= 56 ? (uint64_t)(top) + 1 : BITSIFT__INT_SLOW_STEP)
+#define BITSIFT__INT_MASK(top) ((2ull << (top)) - 1) /* top 63: 2 << 63 wraps to 0 */
 extern const uint64_t bitsift__int_steps[64];
 extern const uint64_t bitsift__int_masks[64];
 
 static inline uint64_t bitsift__int_step(unsigned top)
 {
-    if (__builtin_constant_p(top))
-        return top <= 56 ? top + 1ull : BITSIFT__INT_SLOW_STEP;
-    return bitsift__int_steps[top];
+    return __builtin_constant_p(top) ? BITSIFT__INT_STEP(top) : bitsift__int_steps[top];
 }
 static inline uint64_t bitsift__int_mask(unsigned top)
 {
-    if (__builtin_constant_p(top))
-        return (2ull << top) - 1; /* top 63: 2 << 63 wraps to 0, all ones */
-    return bitsift__int_masks[top];
+    return __builtin_constant_p(top) ? BITSIFT__INT_MASK(top) : bitsift__int_masks[top];
 }
 
 /* int(min, max) over the full signed 64-bit range: reads (value - min) in
