@@ -46,4 +46,4 @@ TESTS += tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.
 EXTRA_DIST += \
 	tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.sh tests/cli/input-paths.sh \
 	tests/cli/TESTLIST tests/cli/expected tests/cli/data \
-	tests/cli/prepare-data.sh tests/cli/make-captures.py tests/cli/make-packets.py
+	tests/cli/script-setup.sh tests/cli/prepare-data.sh tests/cli/make-captures.py tests/cli/make-packets.py

@@ -5,17 +5,11 @@
 # bytes peeked and replayed to libpcap, then the rest). Each test runs one
 # command on one input both ways and compares the output, errors and exit
 # status, with the input's name made the same. Prints TAP.
-set -u
-: "${top_srcdir:=.}"
-: "${top_builddir:=.}"
-bitsift=$(cd "$top_builddir" && pwd)/src/bitsift
-data=$top_srcdir/tests/cli/data
+name=input-paths
+. "${top_srcdir:-.}/tests/cli/script-setup.sh"
 schema="-s $data/arena.bss"
-work=$(mktemp -d "${TMPDIR:-/tmp}/bitsift-input-paths.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-LC_ALL=C
 TZ=UTC
-export LC_ALL TZ
+export TZ
 
 buffer=1048576 # INPUT_STDIO_BUFFER
 n=0

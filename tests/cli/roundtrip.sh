@@ -3,16 +3,9 @@
 # valid packet byte for byte: from raw packet files, from captures of every
 # link type (pcap and pcapng), and through a pcap written by `encode -w`.
 # Prints TAP.
-set -u
-: "${top_srcdir:=.}"
-: "${top_builddir:=.}"
-bitsift=$(cd "$top_builddir" && pwd)/src/bitsift
-data=$top_srcdir/tests/cli/data
+name=roundtrip
+. "${top_srcdir:-.}/tests/cli/script-setup.sh"
 schema="-s $data/arena.bss"
-work=$(mktemp -d "${TMPDIR:-/tmp}/bitsift-roundtrip.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-LC_ALL=C
-export LC_ALL
 
 inputs="packets ethernet-vlan.pcap ethernet.pcapng sll.pcap sll2.pcapng raw.pcap ipv4.pcap
         ipv6.pcap null.pcap loop.pcap encoded.pcap"

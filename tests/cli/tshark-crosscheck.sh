@@ -3,15 +3,8 @@
 # tests/cli/data that has a .tshark file (tshark's frame numbers, addresses,
 # ports and UDP lengths, written by prepare-data.sh when the data was made),
 # bitsift must find the same UDP datagrams in the same frames. Prints TAP.
-set -u
-: "${top_srcdir:=.}"
-: "${top_builddir:=.}"
-bitsift=$(cd "$top_builddir" && pwd)/src/bitsift
-data=$top_srcdir/tests/cli/data
-work=$(mktemp -d "${TMPDIR:-/tmp}/bitsift-tshark.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-LC_ALL=C
-export LC_ALL
+name=tshark
+. "${top_srcdir:-.}/tests/cli/script-setup.sh"
 
 set -- "$data"/*.tshark
 echo "1..$#"
