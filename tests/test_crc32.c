@@ -11,6 +11,7 @@
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
+#include <immintrin.h>
 #define TEST_XINUSE 1
 #endif
 
@@ -88,6 +89,18 @@ static uint64_t xinuse(void)
     __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(1)); /* xgetbv */
     return (uint64_t)hi << 32 | lo;
 }
+
+/* XINUSE bits 2 (YMM upper halves) and 6 (ZMM upper halves of 0..15). */
+#define UPPER_STATE ((1u << 2) | (1u << 6))
+
+/* The upper-state bits XINUSE reports right after a VZEROUPPER of our
+ * own. A CPU may report a component as in use when it is not; where it
+ * does so here, it cannot tell clean from dirty and the test is moot. */
+__attribute__((target("avx"))) static uint64_t upper_state_after_zeroupper(void)
+{
+    _mm256_zeroupper();
+    return xinuse() & UPPER_STATE;
+}
 #endif
 
 /*
@@ -102,7 +115,7 @@ static void test_upper_state_clean(void **state)
 {
     (void)state;
 #if defined(TEST_XINUSE)
-    if (!has_xinuse())
+    if (!has_xinuse() || !__builtin_cpu_supports("avx") || upper_state_after_zeroupper() != 0)
         skip(); /* no way to ask this CPU */
     static const size_t sizes[] = {16, 64, 140, 1200, 4096};
     static uint8_t buf[4096];
@@ -112,7 +125,7 @@ static void test_upper_state_clean(void **state)
         uint32_t crc = bitsift_crc32(0, buf, sizes[i]);
         uint64_t in_use = xinuse();
         assert_int_equal(crc, (uint32_t)crc32(0L, buf, (uInt)sizes[i]));
-        if (in_use & ((1u << 2) | (1u << 6)))
+        if (in_use & UPPER_STATE)
             fail_msg("dirty upper vector state (XINUSE 0x%llx) after a CRC of %zu bytes",
                      (unsigned long long)in_use, sizes[i]);
     }
