@@ -8,10 +8,19 @@
  *
  * Checked: no crash, no sanitizer report, no hang; each UDP payload lies
  * inside the capture's frame (ASan sees every byte of it read); frame
- * numbers count up from 1; detection names a schema in the list.
+ * numbers count up from 1; detection names a schema in the list; and the
+ * frames, result and message of the capture read with classic_pcap.c
+ * taking the plain records (from memory, and on Linux from a memfd file
+ * in 64-byte blocks) are those of libpcap reading it alone.
  */
+#define _GNU_SOURCE /* memfd_create */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "bitsift.h"
 #include "capture.h"
@@ -55,6 +64,96 @@ static void on_udp(void *ctx, uint64_t frame_number, const struct decap_result *
     CHECK(res.bits <= (uint64_t)udp->payload_size * 8);
 }
 
+/* Every frame capture_each hands out, as one FNV-1a hash. */
+struct frame_log {
+    uint64_t frames, hash;
+    int result;
+    char error[CAPTURE_ERROR_SIZE];
+};
+
+static void hash_bytes(uint64_t *h, const void *data, size_t size)
+{
+    const uint8_t *p = data;
+    for (size_t i = 0; i < size; i++)
+        *h = (*h ^ p[i]) * 0x100000001b3ull;
+}
+
+static int log_frame(void *ctx, const struct capture_frame *f)
+{
+    struct frame_log *log = ctx;
+    log->frames++;
+    hash_bytes(&log->hash, &f->caplen, sizeof f->caplen);
+    hash_bytes(&log->hash, &f->wirelen, sizeof f->wirelen);
+    hash_bytes(&log->hash, &f->sec, sizeof f->sec);
+    hash_bytes(&log->hash, &f->nsec, sizeof f->nsec);
+    hash_bytes(&log->hash, f->data, f->caplen);
+    return 0;
+}
+
+static void read_frames(capture *c, size_t block_size, struct frame_log *log)
+{
+    capture_set_block_size(c, block_size);
+    log->result = capture_each(c, log_frame, log, log->error);
+    capture_close(c);
+}
+
+/* The capture read whole from memory; block_size 0: by libpcap alone.
+ * Returns 0, or -1 when libpcap does not open it. */
+static int read_all(const uint8_t *data, size_t size, size_t block_size, struct frame_log *log)
+{
+    memset(log, 0, sizeof *log);
+    log->hash = 0xcbf29ce484222325ull;
+    capture *c;
+    if (capture_open_memory(data, size, &c, log->error) != CAPTURE_OPENED)
+        return -1;
+    read_frames(c, block_size, log);
+    return 0;
+}
+
+/* The same from a file in memory (a memfd), as the command reads a
+ * capture file: -2 where there is no such file. */
+static int read_file(const uint8_t *data, size_t size, size_t block_size, struct frame_log *log)
+{
+    memset(log, 0, sizeof *log);
+    log->hash = 0xcbf29ce484222325ull;
+#ifdef __linux__
+    int fd = memfd_create("fuzz_capture", 0);
+    if (fd < 0)
+        return -2;
+    for (size_t done = 0; done < size;) {
+        ssize_t n = write(fd, data + done, size - done);
+        if (n <= 0) {
+            close(fd);
+            return -2;
+        }
+        done += (size_t)n;
+    }
+    FILE *fp = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "rb") : NULL;
+    if (!fp) {
+        close(fd);
+        return -2;
+    }
+    capture *c;
+    if (capture_open_stream(fp, &c, log->error) != CAPTURE_OPENED) {
+        fclose(fp);
+        return -1;
+    }
+    read_frames(c, block_size, log);
+    return 0;
+#else
+    (void)data, (void)size, (void)block_size;
+    return -2;
+#endif
+}
+
+static void check_same(const struct frame_log *got, const struct frame_log *want)
+{
+    CHECK(got->result == want->result);
+    CHECK(got->frames == want->frames);
+    CHECK(got->hash == want->hash);
+    CHECK(got->result >= 0 || strcmp(got->error, want->error) == 0);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     fuzz_schemas_init(argc, argv);
@@ -68,5 +167,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(frames >= -1);
     if (frames >= 0)
         CHECK(w.last_frame <= (uint64_t)frames);
+
+    struct frame_log classic, libpcap, blocks;
+    int opened = read_all(data, size, 1u << 20, &classic);
+    CHECK(read_all(data, size, 0, &libpcap) == opened);
+    if (opened == 0)
+        check_same(&classic, &libpcap);
+    int from_file = read_file(data, size, 64, &blocks);
+    if (from_file != -2) {
+        CHECK(from_file == opened);
+        if (opened == 0)
+            check_same(&blocks, &libpcap);
+    }
     return 0;
 }

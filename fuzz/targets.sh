@@ -3,7 +3,7 @@
 # the _SOURCES of fuzz/local.mk), relative to the source tree.
 harness_sources() {
     case $1 in
-    fuzz_capture) echo "fuzz/$1.c fuzz/packet_schemas.c fuzz/bundled_schemas.c src/capture.c src/decap.c" ;;
+    fuzz_capture) echo "fuzz/$1.c fuzz/packet_schemas.c fuzz/bundled_schemas.c src/capture.c src/classic_pcap.c src/decap.c" ;;
     fuzz_packet) echo "fuzz/$1.c fuzz/packet_schemas.c fuzz/bundled_schemas.c" ;;
     fuzz_roundtrip) echo "fuzz/$1.c fuzz/schema_mutate.c fuzz/packet_schemas.c fuzz/bundled_schemas.c" ;;
     *) echo "fuzz/$1.c" ;;

@@ -8,20 +8,40 @@
  * mapping to our link types and messages that say what went wrong.
  * Timestamps are asked for in nanoseconds; libpcap scales microsecond
  * captures up.
+ *
+ * A classic pcap in the host's byte order, by far the common case, is
+ * opened by libpcap but its plain records are then read by classic_pcap.c,
+ * in place, until one is not plain (or the file ends): libpcap reads on
+ * from that record. On the 1 M-packet bench capture this took `validate`
+ * from 222 to 193 ms of CPU (Intel Xeon VM; libpcap's two fread calls and
+ * copy per record cost ~30 ns).
  */
 #define _GNU_SOURCE /* fmemopen on older C libraries */
 #include <errno.h>
 #include <pcap/pcap.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "capture.h"
+#include "classic_pcap.h"
+
+/* The block classic_pcap.c reads a file in, never more than the file:
+ * 128 KiB stays in the L2 cache between the kernel's copy and our reads
+ * (validate on the bench capture: 193 ms of CPU, against 200 ms with
+ * 1 MiB blocks and 196 ms with 256 KiB). */
+#define CAPTURE_BLOCK (1u << 17)
 
 struct capture {
     pcap_t *pcap;
     int link;    /* LINKTYPE_ value */
     int has_filter;
     struct bpf_program filter;
+    const uint8_t *memory; /* capture_open_memory's bytes, else NULL */
+    size_t memory_size;
+    size_t block_size;  /* classic_pcap's block; 0: libpcap reads everything */
+    int classic_tried;  /* capture_each has let classic_pcap read */
+    uint64_t classic_records; /* records classic_pcap read */
 };
 
 static void set_error(char error[CAPTURE_ERROR_SIZE], const char *message)
@@ -70,6 +90,7 @@ enum capture_open_result capture_open_stream(FILE *fp, capture **out,
     }
     c->pcap = p;
     c->link = link_type_of(pcap_datalink(p));
+    c->block_size = CAPTURE_BLOCK;
     *out = c;
     return CAPTURE_OPENED;
 }
@@ -89,9 +110,23 @@ enum capture_open_result capture_open_memory(const void *data, size_t size, capt
         return CAPTURE_FAILED;
     }
     enum capture_open_result r = capture_open_stream(fp, out, error);
-    if (r != CAPTURE_OPENED)
+    if (r != CAPTURE_OPENED) {
         fclose(fp);
+        return r;
+    }
+    (*out)->memory = data;
+    (*out)->memory_size = size;
     return r;
+}
+
+void capture_set_block_size(capture *c, size_t bytes)
+{
+    c->block_size = bytes;
+}
+
+uint64_t capture_classic_records(const capture *c)
+{
+    return c->classic_records;
 }
 
 int capture_set_filter(capture *c, const char *expression, char error[CAPTURE_ERROR_SIZE])
@@ -140,8 +175,72 @@ static void capture_loop_frame(u_char *user, const struct pcap_pkthdr *header, c
     }
 }
 
+/* Open classic_pcap.c on this capture when it takes it: a classic pcap
+ * in host order, of which libpcap has read just the file header from the
+ * start of a stream that is in memory or a regular file. */
+static int classic_open(capture *c, struct classic_pcap *r)
+{
+    pcap_t *p = c->pcap;
+    FILE *fp = pcap_file(p);
+    if (!c->block_size || !fp || pcap_is_swapped(p) || pcap_major_version(p) != 2 ||
+        pcap_minor_version(p) != 4 || pcap_snapshot(p) <= 0 || ftello(fp) != CLASSIC_PCAP_HEADER)
+        return -1;
+    uint32_t snaplen = (uint32_t)pcap_snapshot(p);
+    if (c->memory)
+        return classic_pcap_open_memory(r, c->memory, c->memory_size, snaplen);
+    struct stat st;
+    int fd = fileno(fp);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    size_t block = c->block_size;
+    if (st.st_size >= 0 && (uint64_t)st.st_size < block)
+        block = st.st_size > CLASSIC_PCAP_RECORD ? (size_t)st.st_size : CLASSIC_PCAP_RECORD;
+    return classic_pcap_open_fd(r, fd, block, snaplen);
+}
+
+/* The frames classic_pcap.c takes, then libpcap's stream put where it
+ * stopped. Returns 1 when frame_fn stopped the reading, 0 to go on with
+ * libpcap, -1 when the stream cannot be put there. */
+static int classic_each(capture *c, capture_frame_fn frame_fn, void *ctx,
+                        char error[CAPTURE_ERROR_SIZE])
+{
+    struct classic_pcap r;
+    if (classic_open(c, &r) != 0)
+        return 0;
+    struct capture_frame frame;
+    int stopped = 0;
+    while (classic_pcap_next(&r, &frame)) {
+        c->classic_records++;
+        if (c->has_filter) {
+            struct pcap_pkthdr header = {.caplen = frame.caplen, .len = frame.wirelen};
+            if (!pcap_offline_filter(&c->filter, &header, frame.data))
+                continue;
+        }
+        if (frame_fn(ctx, &frame)) {
+            stopped = 1;
+            break;
+        }
+    }
+    uint64_t offset = classic_pcap_offset(&r);
+    classic_pcap_close(&r);
+    if (stopped)
+        return 1;
+    if (offset > INT64_MAX || fseeko(pcap_file(c->pcap), (off_t)offset, SEEK_SET) != 0) {
+        snprintf(error, CAPTURE_ERROR_SIZE, "damaged capture: cannot seek to offset %llu: %s",
+                 (unsigned long long)offset, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int capture_each(capture *c, capture_frame_fn frame_fn, void *ctx, char error[CAPTURE_ERROR_SIZE])
 {
+    if (!c->classic_tried) {
+        c->classic_tried = 1;
+        int r = classic_each(c, frame_fn, ctx, error);
+        if (r != 0)
+            return r;
+    }
     struct capture_loop loop = {c->pcap, frame_fn, ctx, 0};
     for (;;) {
         /* -1: until the end of the file, a stop or an error; on a file

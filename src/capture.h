@@ -3,8 +3,10 @@
  *
  * The only interface to libpcap in the tree (capture.c is the only file that
  * includes <pcap.h>). The format is recognised by libpcap from the file's
- * contents, never from its name. Frames are handed out one at a time from
- * libpcap's buffer, so memory stays bounded whatever the capture's size.
+ * contents, never from its name. Frames are handed out one at a time, from
+ * libpcap's buffer or, for the plain records of a classic pcap, from
+ * classic_pcap.c's block, so memory stays bounded whatever the capture's
+ * size.
  *
  * capture_open_memory() reads a capture held in memory (fmemopen, no
  * temporary file): the fuzz harness feeds capture bytes through it and
@@ -48,6 +50,13 @@ enum capture_open_result capture_open_stream(FILE *fp, capture **out,
 /* Open a capture held in memory (`data` must outlive the capture). */
 enum capture_open_result capture_open_memory(const void *data, size_t size, capture **out,
                                              char error[CAPTURE_ERROR_SIZE]);
+
+/* For tests and the fuzz harness: the block classic_pcap.c reads a file
+ * in (default 1 MiB), or 0 to have libpcap read every record. Before
+ * capture_each. */
+void capture_set_block_size(capture *c, size_t bytes);
+/* For tests: the records classic_pcap.c has read (libpcap the others). */
+uint64_t capture_classic_records(const capture *c);
 
 /* Compile a BPF filter (tcpdump syntax) for this capture's link type and
  * apply it to every later frame. Returns 0, or -1 with a message. */

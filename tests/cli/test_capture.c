@@ -3,7 +3,9 @@
  * capture_for_each_udp() over capture bytes held in memory (fmemopen, no
  * temporary file), on good, truncated and garbage captures; and
  * capture_each() stopping where its function says and reporting damage
- * after the frames before it.
+ * after the frames before it; and classic_pcap.c, which reads the plain
+ * records of a classic pcap in libpcap's place, against libpcap alone, from
+ * memory and from files read in blocks of many sizes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -155,6 +157,237 @@ static void each_stops_and_reports_damage(void **state)
     free(data);
 }
 
+/* ---- classic_pcap.c against libpcap ------------------------------------ */
+
+/* Everything capture_each handed out, as one FNV-1a hash. */
+struct frame_log {
+    uint64_t frames, hash, classic;
+    int result;
+    char error[CAPTURE_ERROR_SIZE];
+};
+
+static void hash_bytes(uint64_t *h, const void *data, size_t size)
+{
+    const uint8_t *p = data;
+    for (size_t i = 0; i < size; i++)
+        *h = (*h ^ p[i]) * 0x100000001b3ull;
+}
+
+static int log_frame(void *ctx, const struct capture_frame *f)
+{
+    struct frame_log *log = ctx;
+    log->frames++;
+    hash_bytes(&log->hash, &f->caplen, sizeof f->caplen);
+    hash_bytes(&log->hash, &f->wirelen, sizeof f->wirelen);
+    hash_bytes(&log->hash, &f->sec, sizeof f->sec);
+    hash_bytes(&log->hash, &f->nsec, sizeof f->nsec);
+    hash_bytes(&log->hash, f->data, f->caplen);
+    return 0;
+}
+
+/* Read `data` whole: from memory, or (block_size != 0 only) from a
+ * temporary file; block_size 0 is libpcap alone. Returns 0, or -1 when
+ * libpcap does not open it. */
+static int read_all(const uint8_t *data, size_t size, int from_file, size_t block_size,
+                    const char *filter, struct frame_log *log)
+{
+    memset(log, 0, sizeof *log);
+    log->hash = 0xcbf29ce484222325ull;
+    capture *c;
+    if (from_file) {
+        FILE *fp = tmpfile();
+        assert_non_null(fp);
+        assert_int_equal(fwrite(data, 1, size, fp), size);
+        rewind(fp);
+        if (capture_open_stream(fp, &c, log->error) != CAPTURE_OPENED) {
+            fclose(fp);
+            return -1;
+        }
+    } else if (capture_open_memory(data, size, &c, log->error) != CAPTURE_OPENED) {
+        return -1;
+    }
+    capture_set_block_size(c, block_size);
+    if (filter)
+        assert_int_equal(capture_set_filter(c, filter, log->error), 0);
+    log->result = capture_each(c, log_frame, log, log->error);
+    log->classic = capture_classic_records(c);
+    capture_close(c);
+    return 0;
+}
+
+static void assert_same_log(const struct frame_log *got, const struct frame_log *want)
+{
+    assert_int_equal(got->result, want->result);
+    assert_int_equal(got->frames, want->frames);
+    assert_int_equal(got->hash, want->hash);
+    if (want->result < 0)
+        assert_string_equal(got->error, want->error);
+}
+
+/* Every reading of `data` hands out libpcap's frames, result and message;
+ * returns the records classic_pcap.c read from memory (-1: libpcap does
+ * not open the bytes, nor then does any other reading). */
+static long same_as_libpcap(const uint8_t *data, size_t size, const char *filter)
+{
+    struct frame_log want, got;
+    if (read_all(data, size, 0, 0, filter, &want) != 0) {
+        assert_int_equal(read_all(data, size, 1, 1 << 20, filter, &got), -1);
+        return -1;
+    }
+    assert_int_equal(want.classic, 0);
+    assert_int_equal(read_all(data, size, 0, 1 << 20, filter, &got), 0);
+    assert_same_log(&got, &want);
+    long classic = (long)got.classic;
+    /* Blocks that cut records anywhere, down to one header's worth. */
+    static const size_t blocks[] = {16, 17, 40, 100, 1000, 4096, 1 << 20};
+    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
+        assert_int_equal(read_all(data, size, 1, blocks[k], filter, &got), 0);
+        assert_same_log(&got, &want);
+        assert_true(got.classic <= (uint64_t)classic);
+    }
+    return classic;
+}
+
+static void classic_matches_libpcap_on_test_captures(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        long classic; /* records classic_pcap.c reads from memory */
+    } files[] = {
+        {"ethernet-vlan.pcap", 7}, {"encoded.pcap", -2}, {"ipv4.pcap", -2},
+        {"ipv6.pcap", -2},         {"loop.pcap", -2},    {"mixed.pcap", -2},
+        {"null.pcap", -2},         {"problems.pcap", -2}, {"raw.pcap", -2},
+        {"sll.pcap", -2},          {"huge-caplen.pcap", -2}, {"truncated-record.pcap", -2},
+        {"truncated-header.pcap", -1}, {"bad-version.pcap", -1}, {"unknown-link.pcap", -2},
+        {"ethernet.pcapng", 0},    {"sll2.pcapng", 0},   {"bad-block.pcapng", 0},
+    };
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        size_t size;
+        uint8_t *data = slurp(files[k].name, &size);
+        long classic = same_as_libpcap(data, size, NULL);
+        if (files[k].classic == -2) /* a classic pcap with frames: read here */
+            assert_true(classic > 0);
+        else
+            assert_int_equal(classic, files[k].classic);
+        free(data);
+    }
+}
+
+/* Captures made here, record by record, in the host's byte order unless
+ * asked. */
+struct built {
+    uint8_t bytes[4096];
+    size_t size;
+    int swap;
+};
+
+static void put32(struct built *b, uint32_t v)
+{
+    if (b->swap)
+        v = __builtin_bswap32(v);
+    memcpy(b->bytes + b->size, &v, 4);
+    b->size += 4;
+}
+
+static void put16(struct built *b, uint16_t v)
+{
+    if (b->swap)
+        v = __builtin_bswap16(v);
+    memcpy(b->bytes + b->size, &v, 2);
+    b->size += 2;
+}
+
+static void file_header(struct built *b, uint32_t magic, uint16_t major, uint16_t minor,
+                        uint32_t snaplen)
+{
+    put32(b, magic);
+    put16(b, major);
+    put16(b, minor);
+    put32(b, 0);
+    put32(b, 0);
+    put32(b, snaplen);
+    put32(b, 1); /* Ethernet */
+}
+
+/* A record claiming `caplen` bytes, of which `present` follow. */
+static void record(struct built *b, uint32_t sec, uint32_t fraction, uint32_t caplen,
+                   uint32_t wirelen, uint32_t present)
+{
+    put32(b, sec);
+    put32(b, fraction);
+    put32(b, caplen);
+    put32(b, wirelen);
+    assert_true(b->size + present <= sizeof b->bytes);
+    for (uint32_t i = 0; i < present; i++)
+        b->bytes[b->size++] = (uint8_t)(i * 7 + caplen);
+}
+
+static void classic_matches_libpcap_on_odd_records(void **state)
+{
+    (void)state;
+    static const uint32_t magics[] = {0xa1b2c3d4u, 0xa1b23c4du};
+    /* Timestamps at the edges of libpcap's signed 32-bit fields, and the
+     * nanosecond scaling of microseconds past 4.29 s. */
+    static const uint32_t stamps[][2] = {
+        {0, 0},          {1700000000u, 999999u}, {0xffffffffu, 0xffffffffu},
+        {0x80000000u, 0x80000000u}, {0x7fffffffu, 5000000u},
+    };
+    for (size_t m = 0; m < 2; m++) {
+        struct built b = {.size = 0};
+        file_header(&b, magics[m], 2, 4, 65535);
+        for (size_t k = 0; k < sizeof stamps / sizeof stamps[0]; k++)
+            record(&b, stamps[k][0], stamps[k][1], (uint32_t)(k * 30), 1500, (uint32_t)(k * 30));
+        assert_int_equal(same_as_libpcap(b.bytes, b.size, NULL), 5);
+        /* Cut anywhere: the frames before the cut, then libpcap's words. */
+        for (size_t n = 24; n < b.size; n++)
+            same_as_libpcap(b.bytes, n, NULL);
+    }
+
+    /* Longer than the snapshot length: libpcap cuts the record to it and
+     * reads on; classic_pcap.c stops there. */
+    struct built cut = {.size = 0};
+    file_header(&cut, magics[0], 2, 4, 64);
+    record(&cut, 1, 2, 64, 64, 64);
+    record(&cut, 1, 3, 100, 100, 100);
+    record(&cut, 1, 4, 10, 10, 10);
+    assert_int_equal(same_as_libpcap(cut.bytes, cut.size, NULL), 1);
+
+    /* Longer than libpcap's maximum (snapshot length 0 means that maximum):
+     * libpcap refuses the record, after the frame before it. */
+    struct built huge = {.size = 0};
+    file_header(&huge, magics[1], 2, 4, 0);
+    record(&huge, 1, 2, 20, 20, 20);
+    record(&huge, 1, 3, 262145, 262145, 8);
+    assert_int_equal(same_as_libpcap(huge.bytes, huge.size, NULL), 1);
+
+    /* Version 2.3 (caplen and len maybe swapped) and a byte-swapped file:
+     * libpcap alone, with the same frames. */
+    struct built old = {.size = 0};
+    file_header(&old, magics[0], 2, 3, 65535);
+    record(&old, 1, 2, 30, 20, 30);
+    record(&old, 1, 2, 20, 30, 20);
+    assert_int_equal(same_as_libpcap(old.bytes, old.size, NULL), 0);
+    struct built swapped = {.size = 0, .swap = 1};
+    file_header(&swapped, magics[0], 2, 4, 65535);
+    record(&swapped, 1, 2, 30, 40, 30);
+    assert_int_equal(same_as_libpcap(swapped.bytes, swapped.size, NULL), 0);
+}
+
+static void classic_applies_the_filter(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *data = slurp("ethernet-vlan.pcap", &size);
+    struct frame_log all, udp;
+    assert_int_equal(read_all(data, size, 0, 1 << 20, NULL, &all), 0);
+    assert_int_equal(read_all(data, size, 0, 1 << 20, "udp", &udp), 0);
+    assert_true(udp.frames > 0 && udp.frames < all.frames);
+    assert_int_equal(same_as_libpcap(data, size, "udp"), 7);
+    assert_int_equal(same_as_libpcap(data, size, "tcp"), 7);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +396,9 @@ int main(void)
         cmocka_unit_test(every_truncation),
         cmocka_unit_test(not_a_capture),
         cmocka_unit_test(each_stops_and_reports_damage),
+        cmocka_unit_test(classic_matches_libpcap_on_test_captures),
+        cmocka_unit_test(classic_matches_libpcap_on_odd_records),
+        cmocka_unit_test(classic_applies_the_filter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
