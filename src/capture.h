@@ -52,7 +52,7 @@ enum capture_open_result capture_open_memory(const void *data, size_t size, capt
                                              char error[CAPTURE_ERROR_SIZE]);
 
 /* For tests and the fuzz harness: the block classic_pcap.c reads a file
- * in (default 1 MiB), or 0 to have libpcap read every record. Before
+ * in (default 128 KiB), or 0 to have libpcap read every record. Before
  * capture_each. */
 void capture_set_block_size(capture *c, size_t bytes);
 /* For tests: the records classic_pcap.c has read (libpcap the others). */
