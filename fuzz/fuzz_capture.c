@@ -24,6 +24,7 @@
 
 #include "bitsift.h"
 #include "capture.h"
+#include "frame_log.h"
 #include "packet_schemas.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -64,36 +65,10 @@ static void on_udp(void *ctx, uint64_t frame_number, const struct decap_result *
     CHECK(res.bits <= (uint64_t)udp->payload_size * 8);
 }
 
-/* Every frame capture_each hands out, as one FNV-1a hash. */
-struct frame_log {
-    uint64_t frames, hash;
-    int result;
-    char error[CAPTURE_ERROR_SIZE];
-};
-
-static void hash_bytes(uint64_t *h, const void *data, size_t size)
-{
-    const uint8_t *p = data;
-    for (size_t i = 0; i < size; i++)
-        *h = (*h ^ p[i]) * 0x100000001b3ull;
-}
-
-static int log_frame(void *ctx, const struct capture_frame *f)
-{
-    struct frame_log *log = ctx;
-    log->frames++;
-    hash_bytes(&log->hash, &f->caplen, sizeof f->caplen);
-    hash_bytes(&log->hash, &f->wirelen, sizeof f->wirelen);
-    hash_bytes(&log->hash, &f->sec, sizeof f->sec);
-    hash_bytes(&log->hash, &f->nsec, sizeof f->nsec);
-    hash_bytes(&log->hash, f->data, f->caplen);
-    return 0;
-}
-
 static void read_frames(capture *c, size_t block_size, struct frame_log *log)
 {
     capture_set_block_size(c, block_size);
-    log->result = capture_each(c, log_frame, log, log->error);
+    log->result = capture_each(c, frame_log_add, log, log->error);
     capture_close(c);
 }
 
@@ -101,8 +76,7 @@ static void read_frames(capture *c, size_t block_size, struct frame_log *log)
  * Returns 0, or -1 when libpcap does not open it. */
 static int read_all(const uint8_t *data, size_t size, size_t block_size, struct frame_log *log)
 {
-    memset(log, 0, sizeof *log);
-    log->hash = 0xcbf29ce484222325ull;
+    frame_log_init(log);
     capture *c;
     if (capture_open_memory(data, size, &c, log->error) != CAPTURE_OPENED)
         return -1;
@@ -114,8 +88,7 @@ static int read_all(const uint8_t *data, size_t size, size_t block_size, struct 
  * capture file: -2 where there is no such file. */
 static int read_file(const uint8_t *data, size_t size, size_t block_size, struct frame_log *log)
 {
-    memset(log, 0, sizeof *log);
-    log->hash = 0xcbf29ce484222325ull;
+    frame_log_init(log);
 #ifdef __linux__
     int fd = memfd_create("fuzz_capture", 0);
     if (fd < 0)

@@ -23,7 +23,7 @@ FUZZ_VARIANTS = fuzz_packet_crc:fuzz_packet fuzz_packet_seal:fuzz_packet \
 FUZZ_TEST_TARGETS = fuzz_planted
 
 noinst_HEADERS += fuzz/fuzz_input.h fuzz/reseal.h fuzz/packet_schemas.h fuzz/schema_mutate.h \
-	fuzz/reader_ops.h fuzz/validate_check.h
+	fuzz/reader_ops.h fuzz/validate_check.h fuzz/frame_log.h
 
 # The example schemas the packet harnesses carry (packet_schemas.h).
 FUZZ_BUNDLED_SCHEMAS = examples/shooter.bss examples/article.bss examples/scenes.bss \

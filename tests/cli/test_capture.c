@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "capture.h"
+#include "frame_log.h"
 
 static uint8_t *slurp(const char *name, size_t *size)
 {
@@ -159,40 +160,13 @@ static void each_stops_and_reports_damage(void **state)
 
 /* ---- classic_pcap.c against libpcap ------------------------------------ */
 
-/* Everything capture_each handed out, as one FNV-1a hash. */
-struct frame_log {
-    uint64_t frames, hash, classic;
-    int result;
-    char error[CAPTURE_ERROR_SIZE];
-};
-
-static void hash_bytes(uint64_t *h, const void *data, size_t size)
-{
-    const uint8_t *p = data;
-    for (size_t i = 0; i < size; i++)
-        *h = (*h ^ p[i]) * 0x100000001b3ull;
-}
-
-static int log_frame(void *ctx, const struct capture_frame *f)
-{
-    struct frame_log *log = ctx;
-    log->frames++;
-    hash_bytes(&log->hash, &f->caplen, sizeof f->caplen);
-    hash_bytes(&log->hash, &f->wirelen, sizeof f->wirelen);
-    hash_bytes(&log->hash, &f->sec, sizeof f->sec);
-    hash_bytes(&log->hash, &f->nsec, sizeof f->nsec);
-    hash_bytes(&log->hash, f->data, f->caplen);
-    return 0;
-}
-
 /* Read `data` whole: from memory, or (block_size != 0 only) from a
  * temporary file; block_size 0 is libpcap alone. Returns 0, or -1 when
  * libpcap does not open it. */
 static int read_all(const uint8_t *data, size_t size, int from_file, size_t block_size,
                     const char *filter, struct frame_log *log)
 {
-    memset(log, 0, sizeof *log);
-    log->hash = 0xcbf29ce484222325ull;
+    frame_log_init(log);
     capture *c;
     if (from_file) {
         FILE *fp = tmpfile();
@@ -209,7 +183,7 @@ static int read_all(const uint8_t *data, size_t size, int from_file, size_t bloc
     capture_set_block_size(c, block_size);
     if (filter)
         assert_int_equal(capture_set_filter(c, filter, log->error), 0);
-    log->result = capture_each(c, log_frame, log, log->error);
+    log->result = capture_each(c, frame_log_add, log, log->error);
     log->classic = capture_classic_records(c);
     capture_close(c);
     return 0;
