@@ -26,7 +26,9 @@
  *   - the validation program decides as the op interpreter, and the
  *     validate-only decode fills its result as the interpreter does
  *     (validate_check.h), on the two simple buffers, on each random packet
- *     and on every truncation and a few bit flips of it;
+ *     and, as a budget of bytes decoded allows (all for small packets,
+ *     fewer for large ones), in strict mode, on up to 64 truncations and
+ *     16 bit flips of it;
  *   - in each decoded random packet, every node is found again by its path
  *     (bitsift_node_path -> bitsift_tree_find) and a named struct member
  *     by its name (bitsift_node_child); a path cut short by a small buffer
@@ -99,33 +101,75 @@ static bitsift_value other_kind(unsigned which)
     return v;
 }
 
-/* Random valid packets of each type: encode -> decode -> encode. */
-/* The validation program against the interpreter on a valid packet, its
- * truncations (a bounded number of them) and bit flips chosen by `salt`;
- * `packet` is restored before returning. */
-static void validate_mutations(const bitsift_schema *s, uint8_t *packet, size_t size, unsigned salt)
+/* One input's random packets are bounded in all, in bytes, so that a
+ * schema of huge packets cannot make a run slow: each packet is encoded,
+ * decoded and mutated several times. Once the packets so far add up to
+ * ROUND_TRIP_BYTES, the round trips stop. What the validation checks may
+ * decode in all (each decode three times: interpreter, decode, program) is
+ * shared out among the packets as they come: a packet of a few hundred
+ * bytes, where the edge cases are, gets its 64 truncations and 16 bit
+ * flips from its share, large ones get fewer. A schema of nested
+ * 1024-element arrays makes 40 KiB packets of one-bit elements, whose
+ * checks, unbounded, took 23 s a run under ASan. */
+#define ROUND_TRIP_BYTES (256u << 10)
+#define VALIDATE_CHECK_BYTES (1u << 20)
+
+static size_t at_most(size_t n, size_t limit)
+{
+    return n < limit ? n : limit;
+}
+
+static size_t left_of(size_t share, size_t used)
+{
+    return share > used ? share - used : 0;
+}
+
+/* The validation program against the interpreter on a valid packet, then
+ * (as far as `share`, in bytes decoded, allows) in strict mode, on its
+ * truncations and on bit flips chosen by `salt`; `packet` is restored
+ * before returning. Returns the bytes decoded (at least `size`: the packet
+ * itself is always checked). */
+static size_t validate_mutations(const bitsift_schema *s, uint8_t *packet, size_t size,
+                                 unsigned salt, size_t share)
 {
     fuzz_validate_agrees(s, packet, size, 0);
+    size_t used = size;
+    if (size == 0 || left_of(share, used) < size)
+        return used;
     fuzz_validate_agrees(s, packet, size, BITSIFT_DECODE_STRICT);
-    size_t step = size / 64 + 1;
-    for (size_t len = salt % step; len < size; len += step)
-        fuzz_validate_agrees(s, packet, len, BITSIFT_DECODE_NO_CRC);
-    for (unsigned k = 0; k < 16 && size; k++) {
+    used += size;
+    /* A truncation decodes half the packet on average, a flip all of it. */
+    size_t truncations = at_most(left_of(share, used) / size * 2, 64);
+    if (truncations > 0) {
+        size_t step = size / truncations + 1;
+        for (size_t len = salt % step; len < size; len += step)
+            fuzz_validate_agrees(s, packet, len, BITSIFT_DECODE_NO_CRC);
+        used += truncations * (size / 2);
+    }
+    size_t flips = at_most(left_of(share, used) / size, 16);
+    for (size_t k = 0; k < flips; k++) {
         size_t bit = ((size_t)salt * 2654435761u + k * 40503u) % (size * 8);
         packet[bit / 8] ^= (uint8_t)(1u << (bit % 8));
         fuzz_validate_agrees(s, packet, size, BITSIFT_DECODE_NO_CRC);
         packet[bit / 8] ^= (uint8_t)(1u << (bit % 8));
     }
+    return used + flips * size;
 }
 
+/* Random valid packets of each type: encode -> decode -> encode. */
 static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigned types)
 {
     static const unsigned fills[] = {0, 50, 100};
     static uint8_t out[1 << 16], again[1 << 16];
+    enum { FILLS = sizeof fills / sizeof fills[0] };
+    size_t check_bytes = VALIDATE_CHECK_BYTES, packet_bytes = 0;
+    unsigned rounds = (types < 8 ? types : 8) * FILLS, round = 0;
     bitsift_tree *back = bitsift_tree_create(s);
     CHECK(back != NULL);
-    for (unsigned type = 0; type < types && type < 8; type++) {
-        for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
+    for (unsigned type = 0; type < types && type < 8 && packet_bytes < ROUND_TRIP_BYTES; type++) {
+        for (size_t f = 0; f < FILLS && packet_bytes < ROUND_TRIP_BYTES; f++) {
+            /* This round's share of what is left, unused shares rolling over. */
+            size_t share = check_bytes / (rounds - round++);
             if (bitsift_tree_random(t, type, 0x5EEDull + type, fills[f]) != BITSIFT_OK)
                 continue;
             size_t out_size = 0, again_size = 0;
@@ -135,10 +179,12 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
                 CHECK(enc.status == BITSIFT_E_OVERFLOW || enc.status == BITSIFT_E_LIMIT);
                 continue;
             }
+            packet_bytes += out_size;
             CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
             CHECK(dec.packet_type == (int)type);
             check_paths(back);
-            validate_mutations(s, out, out_size, type * 3 + (unsigned)f);
+            check_bytes -= at_most(
+                validate_mutations(s, out, out_size, type * 3 + (unsigned)f, share), check_bytes);
             CHECK(bitsift_encode(s, back, again, sizeof again, &again_size, &enc) == BITSIFT_OK);
             CHECK(again_size == out_size && memcmp(again, out, out_size) == 0);
             if (out_size > 0) {
