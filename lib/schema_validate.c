@@ -115,6 +115,12 @@ enum vp_code {
     VP_RUN_G2S1_NEXT,
     VP_COND_RUN_G1, /* VP_COND_RUN(_NEXT) of one group, the same way */
     VP_COND_RUN_G1_NEXT,
+    /* A VP_RUN_STORE of one store whose value picks the case of the
+     * VP_SELECT_RUN(_NEXT) right after it: both read as one op, the case
+     * picked from the value without a trip through slots (vp_run_select);
+     * ip[1] stays for the jumps that lead to it. */
+    VP_RUN_SELECT,
+    VP_RUN_SELECT_NEXT,
     VP_CODE_COUNT
 };
 
@@ -661,6 +667,52 @@ static VP_INLINE bool vp_select_case(const struct vp_input *r, const struct vp_i
     return true;
 }
 
+/* VP_RUN_SELECT: the run at ip (one store), then the case of ip[1] that
+ * its value picks. The case's position waits on the value, so the value
+ * goes from the load straight to the pick, and the slot is written on the
+ * side for later ops. */
+static VP_INLINE bool vp_run_select(const struct validate_program *p, const struct vp_input *r,
+                                    const struct vp_insn *ip, uint64_t *pos, uint64_t *fields,
+                                    int64_t *slots)
+{
+    const struct vp_insn *sel = ip + 1;
+    uint64_t start = *pos, here = start + ip->bits;
+    if (BITSIFT_UNLIKELY(here > r->fast_limit)) {
+        if (!vp_run_near_end(p, r, ip, start, slots))
+            return false;
+        *pos = here;
+        *fields += ip->fields;
+        return vp_select_case(r, sel, pos, fields, slots);
+    }
+    uint64_t bad = 0;
+    for (const struct vp_group *g = ip->groups, *ge = g + ip->b; g < ge; g++) {
+        uint64_t at = start + g->off;
+        uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+        bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+    }
+    const struct vp_store *st = ip->stores;
+    uint64_t at = start + st->off;
+    uint64_t value = (uint64_t)st->base + (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) & st->mask);
+    slots[st->slot] = (int64_t)value;
+    uint64_t k = value - (uint64_t)sel->x, last = sel->d;
+    const struct vp_case *c = sel->cases + (k < last ? k : last);
+    uint64_t w;
+    at = here + c->off;
+    if (BITSIFT_LIKELY(here + c->need <= r->fast_limit)) {
+        w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+    } else {
+        if (here + c->bits > r->bit_limit)
+            return false;
+        w = vp_window(r, at);
+    }
+    bad |= ((w + c->add) ^ w ^ c->flip) & c->carries;
+    if (BITSIFT_UNLIKELY(bad))
+        return false;
+    *pos = here + c->bits;
+    *fields += ip->fields + c->fields;
+    return true;
+}
+
 /*
  * Dispatch is a computed goto where the compiler has it (one indirect jump
  * per op, each with its own prediction), a switch in a loop elsewhere.
@@ -761,6 +813,8 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         [VP_RUN_G2S1_NEXT] = &&L_VP_RUN_G2S1_NEXT,
         [VP_COND_RUN_G1] = &&L_VP_COND_RUN_G1,
         [VP_COND_RUN_G1_NEXT] = &&L_VP_COND_RUN_G1_NEXT,
+        [VP_RUN_SELECT] = &&L_VP_RUN_SELECT,
+        [VP_RUN_SELECT_NEXT] = &&L_VP_RUN_SELECT_NEXT,
     };
 #define VP_CASE(code) L_##code
 #define VP_NEXT()     goto *labels[ip->code]
@@ -966,6 +1020,18 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         if (!vp_select_case(r, ip, &pos, &fields, slots))
             return false;
         ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
+        VP_NEXT();
+    }
+    VP_CASE(VP_RUN_SELECT) : {
+        if (!vp_run_select(p, r, ip, &pos, &fields, slots))
+            return false;
+        ip += 2;
+        VP_NEXT();
+    }
+    VP_CASE(VP_RUN_SELECT_NEXT) : {
+        if (!vp_run_select(p, r, ip, &pos, &fields, slots))
+            return false;
+        ip = insns + (--loops[ip[1].level].remaining ? ip[1].again : ip[1].done);
         VP_NEXT();
     }
     VP_CASE(VP_JUMP) : {
@@ -1953,6 +2019,13 @@ static void vp_specialise_runs(struct validate_program *p)
         in->groups = p->groups + in->a;
         if (in->code == VP_RUN_STORE || in->code == VP_RUN_STORE_NEXT)
             in->stores = p->stores + in->c;
+        const struct vp_insn *sel = in + 1;
+        if (in->code == VP_RUN_STORE && in->d == 1 && i + 1 < p->insn_count &&
+            (sel->code == VP_SELECT_RUN || sel->code == VP_SELECT_RUN_NEXT) &&
+            sel->c == in->stores->slot) {
+            in->code = sel->code == VP_SELECT_RUN ? VP_RUN_SELECT : VP_RUN_SELECT_NEXT;
+            continue;
+        }
         if (in->b <= 2 && in->d <= 1 && small[next][in->d][in->b] != VP_CODE_COUNT)
             in->code = small[next][in->d][in->b];
     }
