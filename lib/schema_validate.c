@@ -121,6 +121,11 @@ enum vp_code {
      * ip[1] stays for the jumps that lead to it. */
     VP_RUN_SELECT,
     VP_RUN_SELECT_NEXT,
+    /* A VP_OBJ_INDEX right before a VP_RUN_SELECT(_NEXT): the three ops
+     * (ip, ip[1], ip[2]) read as one, the run's value taken from the
+     * window the index was read from (vp_object_run_select). */
+    VP_OBJ_RUN_SELECT,
+    VP_OBJ_RUN_SELECT_NEXT,
     VP_CODE_COUNT
 };
 
@@ -294,9 +299,11 @@ static const struct vp_tier vp_tiers[6] = {
 };
 
 static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int64_t previous,
-                                   int64_t max_objects, unsigned last_width, int64_t *current)
+                                   int64_t max_objects, unsigned last_width, int64_t *current,
+                                   uint64_t *window)
 {
     uint64_t w = vp_window(r, *pos);
+    *window = w;
     unsigned t = (unsigned)__builtin_ctzll(w | 64);
     int64_t d;
     unsigned len;
@@ -670,34 +677,25 @@ static VP_INLINE bool vp_select_case(const struct vp_input *r, const struct vp_i
 /* VP_RUN_SELECT: the run at ip (one store), then the case of ip[1] that
  * its value picks. The case's position waits on the value, so the value
  * goes from the load straight to the pick, and the slot is written on the
- * side for later ops. */
-static VP_INLINE bool vp_run_select(const struct validate_program *p, const struct vp_input *r,
-                                    const struct vp_insn *ip, uint64_t *pos, uint64_t *fields,
-                                    int64_t *slots)
+ * side for later ops. vp_run_then_case does all of it but reading the
+ * value: for a run starting at `start` that ends at or below fast_limit. */
+static VP_INLINE bool vp_run_then_case(const struct vp_input *r, const struct vp_insn *ip,
+                                       uint64_t start, uint64_t raw, uint64_t *pos,
+                                       uint64_t *fields, int64_t *slots)
 {
     const struct vp_insn *sel = ip + 1;
-    uint64_t start = *pos, here = start + ip->bits;
-    if (BITSIFT_UNLIKELY(here > r->fast_limit)) {
-        if (!vp_run_near_end(p, r, ip, start, slots))
-            return false;
-        *pos = here;
-        *fields += ip->fields;
-        return vp_select_case(r, sel, pos, fields, slots);
-    }
-    uint64_t bad = 0;
+    uint64_t here = start + ip->bits, bad = 0;
     for (const struct vp_group *g = ip->groups, *ge = g + ip->b; g < ge; g++) {
         uint64_t at = start + g->off;
         uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
         bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
     }
     const struct vp_store *st = ip->stores;
-    uint64_t at = start + st->off;
-    uint64_t value = (uint64_t)st->base + (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) & st->mask);
+    uint64_t value = (uint64_t)st->base + raw;
     slots[st->slot] = (int64_t)value;
     uint64_t k = value - (uint64_t)sel->x, last = sel->d;
     const struct vp_case *c = sel->cases + (k < last ? k : last);
-    uint64_t w;
-    at = here + c->off;
+    uint64_t w, at = here + c->off;
     if (BITSIFT_LIKELY(here + c->need <= r->fast_limit)) {
         w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
     } else {
@@ -711,6 +709,49 @@ static VP_INLINE bool vp_run_select(const struct validate_program *p, const stru
     *pos = here + c->bits;
     *fields += ip->fields + c->fields;
     return true;
+}
+
+static VP_INLINE bool vp_run_select(const struct validate_program *p, const struct vp_input *r,
+                                    const struct vp_insn *ip, uint64_t *pos, uint64_t *fields,
+                                    int64_t *slots)
+{
+    uint64_t start = *pos;
+    if (BITSIFT_UNLIKELY(start + ip->bits > r->fast_limit)) {
+        if (!vp_run_near_end(p, r, ip, start, slots))
+            return false;
+        *pos = start + ip->bits;
+        *fields += ip->fields;
+        return vp_select_case(r, ip + 1, pos, fields, slots);
+    }
+    const struct vp_store *st = ip->stores;
+    uint64_t at = start + st->off;
+    uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) & st->mask;
+    return vp_run_then_case(r, ip, start, raw, pos, fields, slots);
+}
+
+/* VP_OBJ_RUN_SELECT: the object index at ip, then the VP_RUN_SELECT at
+ * ip[1]. An entity's kind usually follows its index, and the window the
+ * index came from holds it too: one load less on the chain from one
+ * element's position to the next. `b` is where the value's last bit lies
+ * from the run's start (its offset plus width): the window has 57 bits. */
+static VP_INLINE bool vp_object_run_select(const struct validate_program *p,
+                                           const struct vp_input *r, const struct vp_insn *ip,
+                                           uint64_t *pos, uint64_t *fields, int64_t *slots)
+{
+    int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
+    uint64_t w, start = *pos;
+    if (base < INT32_MIN || base > INT32_MAX ||
+        !vp_object_index(r, pos, base, ip->y, ip->d, &current, &w))
+        return false;
+    slots[ip->a] = current;
+    *fields += ip->fields;
+    const struct vp_insn *run = ip + 1;
+    uint64_t len = *pos - start;
+    if (BITSIFT_UNLIKELY(len + ip->b > 57 || *pos + run->bits > r->fast_limit))
+        return vp_run_select(p, r, run, pos, fields, slots);
+    const struct vp_store *st = run->stores;
+    uint64_t raw = w >> (len + st->off) & st->mask;
+    return vp_run_then_case(r, run, *pos, raw, pos, fields, slots);
 }
 
 /*
@@ -815,6 +856,8 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         [VP_COND_RUN_G1_NEXT] = &&L_VP_COND_RUN_G1_NEXT,
         [VP_RUN_SELECT] = &&L_VP_RUN_SELECT,
         [VP_RUN_SELECT_NEXT] = &&L_VP_RUN_SELECT_NEXT,
+        [VP_OBJ_RUN_SELECT] = &&L_VP_OBJ_RUN_SELECT,
+        [VP_OBJ_RUN_SELECT_NEXT] = &&L_VP_OBJ_RUN_SELECT_NEXT,
     };
 #define VP_CASE(code) L_##code
 #define VP_NEXT()     goto *labels[ip->code]
@@ -934,8 +977,9 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
     }
     VP_CASE(VP_OBJ_INDEX) : {
         int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
+        uint64_t w;
         if (base < INT32_MIN || base > INT32_MAX ||
-            !vp_object_index(r, &pos, base, ip->y, ip->d, &current))
+            !vp_object_index(r, &pos, base, ip->y, ip->d, &current, &w))
             return false;
         slots[ip->a] = current;
         fields += ip->fields;
@@ -1034,6 +1078,18 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         ip = insns + (--loops[ip[1].level].remaining ? ip[1].again : ip[1].done);
         VP_NEXT();
     }
+    VP_CASE(VP_OBJ_RUN_SELECT) : {
+        if (!vp_object_run_select(p, r, ip, &pos, &fields, slots))
+            return false;
+        ip += 3;
+        VP_NEXT();
+    }
+    VP_CASE(VP_OBJ_RUN_SELECT_NEXT) : {
+        if (!vp_object_run_select(p, r, ip, &pos, &fields, slots))
+            return false;
+        ip = insns + (--loops[ip[2].level].remaining ? ip[2].again : ip[2].done);
+        VP_NEXT();
+    }
     VP_CASE(VP_JUMP) : {
         ip = insns + ip->b;
         VP_NEXT();
@@ -1128,7 +1184,8 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         }
         l->remaining--;
         int64_t index;
-        if (!vp_object_index(r, &pos, l->previous, ip->x, ip->d, &index) || index >= ip->x ||
+        uint64_t w;
+        if (!vp_object_index(r, &pos, l->previous, ip->x, ip->d, &index, &w) || index >= ip->x ||
             index <= l->previous)
             return false;
         l->previous = index;
@@ -2031,6 +2088,26 @@ static void vp_specialise_runs(struct validate_program *p)
     }
 }
 
+/* An object index right before a VP_RUN_SELECT(_NEXT) whose value lies
+ * within the run's first 45 bits: one op of the three (the index takes at
+ * most 12 bits in its short tiers, the window 57). */
+static void vp_fuse_object_runs(struct validate_program *p)
+{
+    for (uint32_t i = 0; i + 2 < p->insn_count; i++) {
+        struct vp_insn *in = &p->insns[i];
+        const struct vp_insn *run = in + 1;
+        if (in->code != VP_OBJ_INDEX ||
+            (run->code != VP_RUN_SELECT && run->code != VP_RUN_SELECT_NEXT))
+            continue;
+        const struct vp_store *st = run->stores;
+        unsigned width = (unsigned)__builtin_popcountll(st->mask);
+        if (st->off + width > 45)
+            continue;
+        in->b = st->off + width;
+        in->code = run->code == VP_RUN_SELECT ? VP_OBJ_RUN_SELECT : VP_OBJ_RUN_SELECT_NEXT;
+    }
+}
+
 void schema_validate_free(struct validate_program *p)
 {
     if (!p)
@@ -2085,6 +2162,7 @@ struct validate_program *schema_validate_build(const bitsift_schema *s)
     vp_thread_jumps(b.p);
     vp_fuse_loop_steps(b.p);
     vp_specialise_runs(b.p);
+    vp_fuse_object_runs(b.p);
     /* bitsift_packet_crc starts every packet's CRC with the same 8 bytes. */
     uint8_t head[8] = {0};
     for (int k = 0; k < 4; k++)

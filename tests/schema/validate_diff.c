@@ -123,7 +123,14 @@ static const char tail_schema[] =
     "packet n { int(0, 3) k; if (k == 1) { compressed_float(0, 1000, 0.001) a;\n"
     "           compressed_float(0, 1000, 0.001) b; compressed_float(0, 1000, 0.001) c; }\n"
     "           if (k == 2) { bool z; } if (k == 3) { int(0, 2) y; } }\n"
-    "packet o { bool f; if (f) { int(0, 9) a; int(0, 9) b; } int(1, 3) e; }\n";
+    "packet o { bool f; if (f) { int(0, 9) a; int(0, 9) b; } int(1, 3) e; }\n"
+    /* An object index, then a run whose value picks a case (one op in the
+     * program): the value 44 bits into the run, past the window when the
+     * index takes its long form (more than 125 after the previous one). */
+    "enum J : int(0, 7) { j0, j1, j2, j3 }\n"
+    "struct P { object_index(previous(-1), 3000) id; bits(40) pad; J k;\n"
+    "           if (k == j1) { int(0, 5) a; } if (k == j2) { bool b; } if (k == j3) { int(0, 99) c; } }\n"
+    "packet p { P ps[max 6]; }\n";
 
 /* Nothing but runs that check nothing (the program then has no group). */
 static const char bools_schema[] =
@@ -199,10 +206,19 @@ static void report(const char *what, const uint8_t *p, size_t n, unsigned flags,
     printf("\n");
 }
 
-/* One input, one set of flags: the three answers must agree. */
-static void compare(const bitsift_schema *s, const char *what, const uint8_t *p, size_t n,
+/* One input, one set of flags: the three answers must agree. Each reads
+ * a copy of exactly n bytes on the heap, so that under AddressSanitizer a
+ * read past the packet's end is caught, not absorbed by the buffer the
+ * input was cut from. */
+static void compare(const bitsift_schema *s, const char *what, const uint8_t *input, size_t n,
                     unsigned flags, struct tally *t)
 {
+    uint8_t *p = malloc(n ? n : 1);
+    if (!p) {
+        printf("Bail out! out of memory\n");
+        exit(1);
+    }
+    memcpy(p, input, n);
     bitsift_result want, got, prog;
     bitsift__decode_interpreted(s, p, n, flags, &want);
     bitsift_decode(s, p, n, flags, NULL, &got);
@@ -214,6 +230,7 @@ static void compare(const bitsift_schema *s, const char *what, const uint8_t *p,
     t->valid += want.status == BITSIFT_OK;
     if (!ok && t->mismatches++ < 5)
         report(what, p, n, flags, &want, &got, decision);
+    free(p);
 }
 
 /* Rewrite the CRC field so that the payload's changes get past it. */
