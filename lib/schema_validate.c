@@ -126,6 +126,10 @@ enum vp_code {
      * window the index was read from (vp_object_run_select). */
     VP_OBJ_RUN_SELECT,
     VP_OBJ_RUN_SELECT_NEXT,
+    /* A VP_RUN_STORE of one store whose value is the condition of the
+     * VP_COND_RUN(_NEXT) right after it, the same way (vp_run_cond). */
+    VP_RUN_COND,
+    VP_RUN_COND_NEXT,
     VP_CODE_COUNT
 };
 
@@ -626,12 +630,13 @@ static VP_INLINE bool vp_small_run(const struct validate_program *p, const struc
 
 /* VP_COND_RUN: a condition on data is a branch the CPU guesses wrong
  * half the time, so where the run's loads stay inside the packet either
- * way, the run is checked always and the condition masks the outcome. */
+ * way, the run is checked always and the condition masks the outcome.
+ * `value` is slots[ip->c]. */
 static VP_INLINE bool vp_cond_run(const struct validate_program *p, const struct vp_input *r,
                                   const struct vp_insn *ip, uint64_t *pos, uint64_t *fields,
-                                  const int64_t *slots, int groups)
+                                  int64_t value, int groups)
 {
-    uint64_t taken = (uint64_t)((slots[ip->c] == ip->x) ^ ip->kind);
+    uint64_t taken = (uint64_t)((value == ip->x) ^ ip->kind);
     uint64_t mask = 0 - taken;
     if (BITSIFT_LIKELY(*pos + ip->bits <= r->fast_limit)) {
         uint64_t bad = 0;
@@ -727,6 +732,38 @@ static VP_INLINE bool vp_run_select(const struct validate_program *p, const stru
     uint64_t at = start + st->off;
     uint64_t raw = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) & st->mask;
     return vp_run_then_case(r, ip, start, raw, pos, fields, slots);
+}
+
+/* VP_RUN_COND: the run at ip (one store), then the VP_COND_RUN of ip[1]
+ * on its value, which goes from the load straight to the condition. */
+static VP_INLINE bool vp_run_cond(const struct validate_program *p, const struct vp_input *r,
+                                  const struct vp_insn *ip, uint64_t *pos, uint64_t *fields,
+                                  int64_t *slots)
+{
+    uint64_t start = *pos, here = start + ip->bits;
+    if (BITSIFT_UNLIKELY(here > r->fast_limit)) {
+        if (!vp_run_near_end(p, r, ip, start, slots))
+            return false;
+        *pos = here;
+        *fields += ip->fields;
+        return vp_cond_run(p, r, ip + 1, pos, fields, slots[ip->stores->slot], -1);
+    }
+    uint64_t bad = 0;
+    for (const struct vp_group *g = ip->groups, *ge = g + ip->b; g < ge; g++) {
+        uint64_t at = start + g->off;
+        uint64_t w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+        bad |= ((w + g->add) ^ w ^ g->flip) & g->carries;
+    }
+    const struct vp_store *st = ip->stores;
+    uint64_t at = start + st->off;
+    int64_t value = (int64_t)((uint64_t)st->base +
+                              (bitsift__load_le64(r->data + (at >> 3)) >> (at & 7) & st->mask));
+    slots[st->slot] = value;
+    if (BITSIFT_UNLIKELY(bad))
+        return false;
+    *pos = here;
+    *fields += ip->fields;
+    return vp_cond_run(p, r, ip + 1, pos, fields, value, -1);
 }
 
 /* VP_OBJ_RUN_SELECT: the object index at ip, then the VP_RUN_SELECT at
@@ -858,6 +895,8 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         [VP_RUN_SELECT_NEXT] = &&L_VP_RUN_SELECT_NEXT,
         [VP_OBJ_RUN_SELECT] = &&L_VP_OBJ_RUN_SELECT,
         [VP_OBJ_RUN_SELECT_NEXT] = &&L_VP_OBJ_RUN_SELECT_NEXT,
+        [VP_RUN_COND] = &&L_VP_RUN_COND,
+        [VP_RUN_COND_NEXT] = &&L_VP_RUN_COND_NEXT,
     };
 #define VP_CASE(code) L_##code
 #define VP_NEXT()     goto *labels[ip->code]
@@ -1014,25 +1053,25 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         VP_NEXT();
     }
     VP_CASE(VP_COND_RUN) : {
-        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, -1))
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots[ip->c], -1))
             return false;
         ip++;
         VP_NEXT();
     }
     VP_CASE(VP_COND_RUN_NEXT) : {
-        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, -1))
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots[ip->c], -1))
             return false;
         ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
     }
     VP_CASE(VP_COND_RUN_G1) : {
-        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, 1))
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots[ip->c], 1))
             return false;
         ip++;
         VP_NEXT();
     }
     VP_CASE(VP_COND_RUN_G1_NEXT) : {
-        if (!vp_cond_run(p, r, ip, &pos, &fields, slots, 1))
+        if (!vp_cond_run(p, r, ip, &pos, &fields, slots[ip->c], 1))
             return false;
         ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
@@ -1088,6 +1127,18 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         if (!vp_object_run_select(p, r, ip, &pos, &fields, slots))
             return false;
         ip = insns + (--loops[ip[2].level].remaining ? ip[2].again : ip[2].done);
+        VP_NEXT();
+    }
+    VP_CASE(VP_RUN_COND) : {
+        if (!vp_run_cond(p, r, ip, &pos, &fields, slots))
+            return false;
+        ip += 2;
+        VP_NEXT();
+    }
+    VP_CASE(VP_RUN_COND_NEXT) : {
+        if (!vp_run_cond(p, r, ip, &pos, &fields, slots))
+            return false;
+        ip = insns + (--loops[ip[1].level].remaining ? ip[1].again : ip[1].done);
         VP_NEXT();
     }
     VP_CASE(VP_JUMP) : {
@@ -2076,12 +2127,19 @@ static void vp_specialise_runs(struct validate_program *p)
         in->groups = p->groups + in->a;
         if (in->code == VP_RUN_STORE || in->code == VP_RUN_STORE_NEXT)
             in->stores = p->stores + in->c;
+        /* A run whose one value the next op is about: see VP_RUN_SELECT
+         * and VP_RUN_COND (ip[1] is still unchanged here). */
         const struct vp_insn *sel = in + 1;
         if (in->code == VP_RUN_STORE && in->d == 1 && i + 1 < p->insn_count &&
-            (sel->code == VP_SELECT_RUN || sel->code == VP_SELECT_RUN_NEXT) &&
             sel->c == in->stores->slot) {
-            in->code = sel->code == VP_SELECT_RUN ? VP_RUN_SELECT : VP_RUN_SELECT_NEXT;
-            continue;
+            if (sel->code == VP_SELECT_RUN || sel->code == VP_SELECT_RUN_NEXT) {
+                in->code = sel->code == VP_SELECT_RUN ? VP_RUN_SELECT : VP_RUN_SELECT_NEXT;
+                continue;
+            }
+            if (sel->code == VP_COND_RUN || sel->code == VP_COND_RUN_NEXT) {
+                in->code = sel->code == VP_COND_RUN ? VP_RUN_COND : VP_RUN_COND_NEXT;
+                continue;
+            }
         }
         if (in->b <= 2 && in->d <= 1 && small[next][in->d][in->b] != VP_CODE_COUNT)
             in->code = small[next][in->d][in->b];
