@@ -141,7 +141,8 @@ struct vp_insn {
     uint8_t code;   /* enum vp_code */
     uint8_t level;  /* loops: which counter */
     uint8_t kind;   /* VP_SPARSE_BEGIN: enum array_kind; relative fields: 1
-                       when the base is slots[c], 0 when it is x */
+                       when the base is slots[c], 0 when it is x;
+                       VP_SELECT_RUN: 1 when y holds its cases' bits */
     uint8_t unused;
     uint32_t fields; /* fields counted when the op succeeds */
     uint32_t a, b, c, d;
@@ -657,13 +658,23 @@ static VP_INLINE bool vp_cond_run(const struct validate_program *p, const struct
     return true;
 }
 
+/* The bits of case `pick` (c) of a VP_SELECT_RUN: from the bytes packed
+ * in y when the op has them (kind 1: at most 8 cases of at most 255
+ * bits), a shift rather than a load on the chain from one element's
+ * position to the next. */
+static inline uint64_t vp_case_bits(const struct vp_insn *sel, const struct vp_case *c,
+                                    uint64_t pick)
+{
+    return sel->kind ? (uint64_t)sel->y >> (8 * pick) & 0xff : c->bits;
+}
+
 /* VP_SELECT_RUN: the case of slots[c] - x, the last one ("nothing") when
  * there is none, read and checked without a branch on the value. */
 static VP_INLINE bool vp_select_case(const struct vp_input *r, const struct vp_insn *ip,
                                      uint64_t *pos, uint64_t *fields, const int64_t *slots)
 {
-    uint64_t k = (uint64_t)slots[ip->c] - (uint64_t)ip->x, last = ip->d;
-    const struct vp_case *c = ip->cases + (k < last ? k : last);
+    uint64_t k = (uint64_t)slots[ip->c] - (uint64_t)ip->x, last = ip->d, pick = k < last ? k : last;
+    const struct vp_case *c = ip->cases + pick;
     uint64_t at = *pos + c->off, w;
     if (BITSIFT_LIKELY(*pos + c->need <= r->fast_limit)) {
         w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
@@ -674,7 +685,7 @@ static VP_INLINE bool vp_select_case(const struct vp_input *r, const struct vp_i
     }
     if (BITSIFT_UNLIKELY(((w + c->add) ^ w ^ c->flip) & c->carries))
         return false;
-    *pos += c->bits;
+    *pos += vp_case_bits(ip, c, pick);
     *fields += c->fields;
     return true;
 }
@@ -698,8 +709,8 @@ static VP_INLINE bool vp_run_then_case(const struct vp_input *r, const struct vp
     const struct vp_store *st = ip->stores;
     uint64_t value = (uint64_t)st->base + raw;
     slots[st->slot] = (int64_t)value;
-    uint64_t k = value - (uint64_t)sel->x, last = sel->d;
-    const struct vp_case *c = sel->cases + (k < last ? k : last);
+    uint64_t k = value - (uint64_t)sel->x, last = sel->d, pick = k < last ? k : last;
+    const struct vp_case *c = sel->cases + pick;
     uint64_t w, at = here + c->off;
     if (BITSIFT_LIKELY(here + c->need <= r->fast_limit)) {
         w = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
@@ -711,7 +722,7 @@ static VP_INLINE bool vp_run_then_case(const struct vp_input *r, const struct vp
     bad |= ((w + c->add) ^ w ^ c->flip) & c->carries;
     if (BITSIFT_UNLIKELY(bad))
         return false;
-    *pos = here + c->bits;
+    *pos = here + vp_case_bits(sel, c, pick);
     *fields += ip->fields + c->fields;
     return true;
 }
@@ -1723,6 +1734,17 @@ static void vp_select_run(struct vp_builder *b, uint32_t first, uint32_t n, int6
     in->c = (uint32_t)slot;
     in->d = size;
     in->x = lo;
+    /* The cases' sizes packed a byte each (vp_case_bits) when they fit. */
+    uint64_t packed = 0;
+    bool fits = size < 8;
+    for (uint32_t k = 0; fits && k <= size; k++) {
+        fits = p->cases[base + k].bits <= 0xff;
+        packed |= p->cases[base + k].bits << (8 * k);
+    }
+    if (fits) {
+        in->kind = 1;
+        in->y = (int64_t)packed;
+    }
     p->insn_count = first + 1;
 }
 

@@ -126,10 +126,12 @@ static const char tail_schema[] =
     "packet o { bool f; if (f) { int(0, 9) a; int(0, 9) b; } int(1, 3) e; }\n"
     /* An object index, then a run whose value picks a case (one op in the
      * program): the value 44 bits into the run, past the window when the
-     * index takes its long form (more than 125 after the previous one). */
+     * index takes its long form (more than 125 after the previous one);
+     * one case of 171 bits (the cases' sizes are packed a byte each). */
     "enum J : int(0, 7) { j0, j1, j2, j3 }\n"
     "struct P { object_index(previous(-1), 3000) id; bits(40) pad; J k;\n"
-    "           if (k == j1) { int(0, 5) a; } if (k == j2) { bool b; } if (k == j3) { int(0, 99) c; } }\n"
+    "           if (k == j1) { int(0, 5) a; } if (k == j2) { bool b; }\n"
+    "           if (k == j3) { int(0, 99) c; bits(57) w1; bits(57) w2; bits(50) w3; } }\n"
     "packet p { P ps[max 6]; }\n";
 
 /* Nothing but runs that check nothing (the program then has no group). */
