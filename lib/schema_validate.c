@@ -235,34 +235,48 @@ struct vp_input {
     size_t size;
     uint64_t bit_limit;  /* bits in data */
     uint64_t fast_limit; /* a read ending at or below this loads from data */
-    size_t tail_start;   /* tail[0] is data[tail_start] */
-    uint8_t tail[16];    /* data[tail_start, size) then zeros */
+    uint64_t tail_start; /* size - 8, modulo 2^64 when size < 8 */
+    uint64_t last;       /* the 8 bytes from tail_start, little-endian, with
+                            zeros for those before the packet */
 };
 
+/*
+ * The packet's last 8 bytes are kept in a register-sized value, not in a
+ * padded copy: a window read from a copy just written by several smaller
+ * stores waits for them to reach the cache (no store forwarding), and a
+ * short packet reads its last bytes right away.
+ *
+ *   size >= 8:  last = data[size-8] .. data[size-1]          (byte 0 lowest)
+ *   size <  8:  last = 0 .. 0 (8 - size bytes), data[0] .. data[size-1]
+ */
 static void vp_input_init(struct vp_input *in, const void *data, size_t size)
 {
     in->data = data;
     in->size = size;
     in->bit_limit = size > (UINT64_MAX >> 3) ? UINT64_MAX & ~7ull : (uint64_t)size << 3;
     in->fast_limit = size >= 8 ? in->bit_limit - 56 : 0;
-    in->tail_start = size >= 8 ? size - 8 : 0;
-    memset(in->tail, 0, sizeof in->tail);
-    if (size >= 8)
-        memcpy(in->tail, in->data + in->tail_start, 8);
-    else
-        for (size_t i = 0; i < size; i++)
-            in->tail[i] = in->data[i];
+    in->tail_start = (uint64_t)size - 8;
+    if (size >= 8) {
+        in->last = bitsift__load_le64(in->data + size - 8);
+    } else {
+        uint64_t last = 0;
+        for (size_t i = size; i-- > 0;)
+            last = last << 8 | in->data[i];
+        in->last = size ? last << (8 * (8 - size)) : 0;
+    }
 }
 
 /* The 64 bits from `pos` on (at least 57 of them are the stream's), for
  * pos <= bit_limit: from the packet while the 8 bytes lie inside it, else
- * from the reader's zero-padded copy of its last bytes. */
+ * from `last`, shifted by the k = 1..8 bytes the window starts after
+ * tail_start (in two steps: a shift by 64 is undefined). */
 static inline uint64_t vp_window(const struct vp_input *r, uint64_t pos)
 {
     uint64_t byte = pos >> 3;
-    const uint8_t *p =
-        BITSIFT_LIKELY(byte + 8 <= r->size) ? r->data + byte : r->tail + (byte - r->tail_start);
-    return bitsift__load_le64(p) >> (pos & 7);
+    if (BITSIFT_LIKELY(byte + 8 <= r->size))
+        return bitsift__load_le64(r->data + byte) >> (pos & 7);
+    uint64_t k = byte - r->tail_start;
+    return r->last >> 4 >> (8 * k - 4) >> (pos & 7);
 }
 
 /* The low `width` bits, 0 <= width <= 63. */
