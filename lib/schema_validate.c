@@ -28,7 +28,12 @@
  *   - arrays as loops whose counters live in a small fixed array indexed
  *     by the loop's nesting level (known when the program is built);
  *   - slots written only by the fields that own one (a field has a slot
- *     only when some later field refers to it).
+ *     only when some later field refers to it);
+ *   - a run whose one kept value the next op picks a case by or tests
+ *     (VP_RUN_SELECT, VP_RUN_COND), and an object index before such a run
+ *     (VP_OBJ_RUN_SELECT), fused into one op: the program is bound by
+ *     latency (each element's position waits on the bits before it), and
+ *     the fused op takes the value from its load, not through its slot.
  * Dispatch is a computed goto where the compiler has one.
  *
  * Example: `enum K : int(0, 15) { a, b, c, d, e }  struct E { K kind;
@@ -44,6 +49,10 @@
  *   4  RUN_STORE    1 bit; f -> slot 1
  *   5  COND_RUN     when slot 1 != 0: 8 bits, n <= 9 and m <= 9
  *   6  END
+ *
+ * and then run as 1 RUN_SELECT_NEXT (ops 1, 2 and the loop step of 3), 4
+ * RUN_COND (ops 4 and 5) and 6 END: ops 2, 3 and 5 stay in place for any
+ * jump that leads to them.
  *
  * Identical behaviour is the rule: the program accepts exactly the
  * packets the op interpreter accepts, with the same bits and field count.
@@ -1130,42 +1139,26 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
         ip = insns + (--loops[ip->level].remaining ? ip->again : ip->done);
         VP_NEXT();
     }
-    VP_CASE(VP_RUN_SELECT) : {
-        if (!vp_run_select(p, r, ip, &pos, &fields, slots))
-            return false;
-        ip += 2;
-        VP_NEXT();
+    /* The fused ops: `ops` ops read as one, the last of which holds the
+     * loop step of the _NEXT form. */
+#define VP_FUSED(code, read, ops)                                                                  \
+    VP_CASE(code) : {                                                                              \
+        if (!read(p, r, ip, &pos, &fields, slots))                                                 \
+            return false;                                                                          \
+        ip += ops;                                                                                 \
+        VP_NEXT();                                                                                 \
+    }                                                                                              \
+    VP_CASE(code##_NEXT) : {                                                                       \
+        if (!read(p, r, ip, &pos, &fields, slots))                                                 \
+            return false;                                                                          \
+        const struct vp_insn *step = ip + (ops - 1);                                               \
+        ip = insns + (--loops[step->level].remaining ? step->again : step->done);                  \
+        VP_NEXT();                                                                                 \
     }
-    VP_CASE(VP_RUN_SELECT_NEXT) : {
-        if (!vp_run_select(p, r, ip, &pos, &fields, slots))
-            return false;
-        ip = insns + (--loops[ip[1].level].remaining ? ip[1].again : ip[1].done);
-        VP_NEXT();
-    }
-    VP_CASE(VP_OBJ_RUN_SELECT) : {
-        if (!vp_object_run_select(p, r, ip, &pos, &fields, slots))
-            return false;
-        ip += 3;
-        VP_NEXT();
-    }
-    VP_CASE(VP_OBJ_RUN_SELECT_NEXT) : {
-        if (!vp_object_run_select(p, r, ip, &pos, &fields, slots))
-            return false;
-        ip = insns + (--loops[ip[2].level].remaining ? ip[2].again : ip[2].done);
-        VP_NEXT();
-    }
-    VP_CASE(VP_RUN_COND) : {
-        if (!vp_run_cond(p, r, ip, &pos, &fields, slots))
-            return false;
-        ip += 2;
-        VP_NEXT();
-    }
-    VP_CASE(VP_RUN_COND_NEXT) : {
-        if (!vp_run_cond(p, r, ip, &pos, &fields, slots))
-            return false;
-        ip = insns + (--loops[ip[1].level].remaining ? ip[1].again : ip[1].done);
-        VP_NEXT();
-    }
+    VP_FUSED(VP_RUN_SELECT, vp_run_select, 2)
+    VP_FUSED(VP_OBJ_RUN_SELECT, vp_object_run_select, 3)
+    VP_FUSED(VP_RUN_COND, vp_run_cond, 2)
+#undef VP_FUSED
     VP_CASE(VP_JUMP) : {
         ip = insns + ip->b;
         VP_NEXT();
