@@ -11,7 +11,8 @@
  * numbers count up from 1; detection names a schema in the list; and the
  * frames, result and message of the capture read with classic_pcap.c
  * taking the plain records (from memory, and on Linux from a memfd file
- * in 64-byte blocks) are those of libpcap reading it alone.
+ * in 64-byte blocks and mapped a page at a time) are those of libpcap
+ * reading it alone.
  */
 #define _GNU_SOURCE /* memfd_create */
 #include <stdio.h>
@@ -65,9 +66,12 @@ static void on_udp(void *ctx, uint64_t frame_number, const struct decap_result *
     CHECK(res.bits <= (uint64_t)udp->payload_size * 8);
 }
 
-static void read_frames(capture *c, size_t block_size, struct frame_log *log)
+/* block_size: classic_pcap.c's pread blocks (0: libpcap reads alone);
+ * window: its mapped window on a file (0: none, pread). */
+static void read_frames(capture *c, size_t block_size, size_t window, struct frame_log *log)
 {
     capture_set_block_size(c, block_size);
+    capture_set_map_window(c, window);
     log->result = capture_each(c, frame_log_add, log, log->error);
     capture_close(c);
 }
@@ -80,13 +84,14 @@ static int read_all(const uint8_t *data, size_t size, size_t block_size, struct 
     capture *c;
     if (capture_open_memory(data, size, &c, log->error) != CAPTURE_OPENED)
         return -1;
-    read_frames(c, block_size, log);
+    read_frames(c, block_size, 0, log);
     return 0;
 }
 
 /* The same from a file in memory (a memfd), as the command reads a
  * capture file: -2 where there is no such file. */
-static int read_file(const uint8_t *data, size_t size, size_t block_size, struct frame_log *log)
+static int read_file(const uint8_t *data, size_t size, size_t block_size, size_t window,
+                     struct frame_log *log)
 {
     frame_log_init(log);
 #ifdef __linux__
@@ -111,10 +116,10 @@ static int read_file(const uint8_t *data, size_t size, size_t block_size, struct
         fclose(fp);
         return -1;
     }
-    read_frames(c, block_size, log);
+    read_frames(c, block_size, window, log);
     return 0;
 #else
-    (void)data, (void)size, (void)block_size;
+    (void)data, (void)size, (void)block_size, (void)window;
     return -2;
 #endif
 }
@@ -141,16 +146,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (frames >= 0)
         CHECK(w.last_frame <= (uint64_t)frames);
 
-    struct frame_log classic, libpcap, blocks;
+    struct frame_log classic, libpcap, blocks, mapped;
     int opened = read_all(data, size, 1u << 20, &classic);
     CHECK(read_all(data, size, 0, &libpcap) == opened);
     if (opened == 0)
         check_same(&classic, &libpcap);
-    int from_file = read_file(data, size, 64, &blocks);
+    int from_file = read_file(data, size, 64, 0, &blocks);
     if (from_file != -2) {
         CHECK(from_file == opened);
         if (opened == 0)
             check_same(&blocks, &libpcap);
+    }
+    /* Mapped one page at a time (a window grows for a longer record). */
+    from_file = read_file(data, size, 64, 1, &mapped);
+    if (from_file != -2) {
+        CHECK(from_file == opened);
+        if (opened == 0)
+            check_same(&mapped, &libpcap);
     }
     return 0;
 }

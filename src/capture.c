@@ -32,6 +32,12 @@
  * 1 MiB blocks and 196 ms with 256 KiB). */
 #define CAPTURE_BLOCK (1u << 17)
 
+/* The window classic_pcap.c maps a file in, when it can (file_window.h):
+ * 1 MiB at a time is a thousand mmap calls a GB, and what it adds to
+ * the resident memory (the window's pages) stays the same whatever the
+ * file's size. */
+#define CAPTURE_MAP_WINDOW (1u << 20)
+
 struct capture {
     pcap_t *pcap;
     int link;    /* LINKTYPE_ value */
@@ -40,6 +46,7 @@ struct capture {
     const uint8_t *memory; /* capture_open_memory's bytes, else NULL */
     size_t memory_size;
     size_t block_size;  /* classic_pcap's block; 0: libpcap reads everything */
+    size_t map_window;  /* classic_pcap's window; 0: pread blocks, no mapping */
     int classic_tried;  /* capture_each has let classic_pcap read */
     uint64_t classic_records; /* records classic_pcap read */
 };
@@ -91,6 +98,7 @@ enum capture_open_result capture_open_stream(FILE *fp, capture **out,
     c->pcap = p;
     c->link = link_type_of(pcap_datalink(p));
     c->block_size = CAPTURE_BLOCK;
+    c->map_window = CAPTURE_MAP_WINDOW;
     *out = c;
     return CAPTURE_OPENED;
 }
@@ -122,6 +130,11 @@ enum capture_open_result capture_open_memory(const void *data, size_t size, capt
 void capture_set_block_size(capture *c, size_t bytes)
 {
     c->block_size = bytes;
+}
+
+void capture_set_map_window(capture *c, size_t bytes)
+{
+    c->map_window = bytes;
 }
 
 uint64_t capture_classic_records(const capture *c)
@@ -190,10 +203,13 @@ static int classic_open(capture *c, struct classic_pcap *r)
         return classic_pcap_open_memory(r, c->memory, c->memory_size, snaplen);
     struct stat st;
     int fd = fileno(fp);
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
         return -1;
+    if (c->map_window &&
+        classic_pcap_open_mapped(r, fd, (uint64_t)st.st_size, c->map_window, snaplen) == 0)
+        return 0;
     size_t block = c->block_size;
-    if (st.st_size >= 0 && (uint64_t)st.st_size < block)
+    if ((uint64_t)st.st_size < block)
         block = st.st_size > CLASSIC_PCAP_RECORD ? (size_t)st.st_size : CLASSIC_PCAP_RECORD;
     return classic_pcap_open_fd(r, fd, block, snaplen);
 }
@@ -209,7 +225,7 @@ static int classic_each(capture *c, capture_frame_fn frame_fn, void *ctx,
         return 0;
     struct capture_frame frame;
     int stopped = 0;
-    while (classic_pcap_next(&r, &frame)) {
+    while (classic_pcap_next(&r, &frame) > 0) {
         c->classic_records++;
         if (c->has_filter) {
             struct pcap_pkthdr header = {.caplen = frame.caplen, .len = frame.wirelen};
@@ -222,7 +238,15 @@ static int classic_each(capture *c, capture_frame_fn frame_fn, void *ctx,
         }
     }
     uint64_t offset = classic_pcap_offset(&r);
+    uint64_t lost = classic_pcap_lost(&r);
     classic_pcap_close(&r);
+    if (lost) {
+        snprintf(error, CAPTURE_ERROR_SIZE,
+                 "the capture file shrank (or could not be read) while it was read: frame %llu "
+                 "may have been read as zeros, and no frame after it was read",
+                 (unsigned long long)lost);
+        return -1;
+    }
     if (stopped)
         return 1;
     if (offset > INT64_MAX || fseeko(pcap_file(c->pcap), (off_t)offset, SEEK_SET) != 0) {

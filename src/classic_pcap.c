@@ -1,7 +1,8 @@
 /*
  * classic_pcap.c -- the plain records of a classic pcap file, parsed in
- * place from memory or from large pread(2) blocks (see classic_pcap.h for
- * what is handed out and what is left to libpcap).
+ * place from memory, from a window mapped onto the file or from large
+ * pread(2) blocks (see classic_pcap.h for what is handed out and what is
+ * left to libpcap).
  *
  * Every test here is one libpcap makes too, in the same order, so a record
  * handed out is exactly the frame libpcap would have returned: the same
@@ -97,11 +98,45 @@ int classic_pcap_open_fd(struct classic_pcap *r, int fd, size_t block_size, uint
     return 0;
 }
 
+int classic_pcap_open_mapped(struct classic_pcap *r, int fd, uint64_t file_size, size_t window,
+                             uint32_t snaplen)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+    if (file_window_open(&r->window, fd, file_size, window) != 0)
+        return -1;
+    const uint8_t *header = file_window_at(&r->window, 0, CLASSIC_PCAP_HEADER);
+    if (!header || !header_ok(r, header) || file_window_lost(&r->window)) {
+        file_window_close(&r->window);
+        return -1;
+    }
+    r->mapped = 1;
+    r->fd = fd;
+    r->base = CLASSIC_PCAP_HEADER; /* nothing in view yet: it starts after the header */
+    r->snaplen = snaplen;
+    return 0;
+}
+
+/* The mapped file from pos on, at least `need` bytes of it, in view. */
+static int remap(struct classic_pcap *r, size_t need)
+{
+    const uint8_t *at = file_window_at(&r->window, r->base + r->pos, need);
+    if (!at)
+        return 0;
+    r->data = r->window.base;
+    r->size = r->window.size;
+    r->base = r->window.start;
+    r->pos = (size_t)(at - r->window.base);
+    return 1;
+}
+
 /* At least `need` bytes from pos on in data: 1, or 0 when the file (or a
  * block) cannot give them. The unread bytes move to the block's start and
  * the rest of the block is filled. */
 static int refill(struct classic_pcap *r, size_t need)
 {
+    if (r->mapped)
+        return remap(r, need);
     if (r->fd < 0 || need > r->block_size)
         return 0;
     size_t left = r->size - r->pos;
@@ -116,8 +151,19 @@ static int refill(struct classic_pcap *r, size_t need)
     return r->size >= need;
 }
 
+/* A read of the mapped file faulted: zeros were read in place of its
+ * bytes (file_window.h). */
+static int lost(const struct classic_pcap *r)
+{
+    return r->mapped && file_window_lost(&r->window);
+}
+
 int classic_pcap_next(struct classic_pcap *r, struct capture_frame *frame)
 {
+    if (lost(r)) { /* while the last frame was used */
+        r->lost_record = r->records;
+        return -1;
+    }
     if (r->size - r->pos < CLASSIC_PCAP_RECORD && !refill(r, CLASSIC_PCAP_RECORD))
         return 0;
     uint32_t caplen = host32(r->data + r->pos + 8);
@@ -139,8 +185,20 @@ int classic_pcap_next(struct classic_pcap *r, struct capture_frame *frame)
     frame->wirelen = host32(record + 12);
     frame->sec = seconds;
     frame->nsec = r->nano ? (uint32_t)fraction : (uint32_t)((int64_t)fraction * 1000);
+    if (lost(r)) { /* this record's header read as zeros */
+        r->lost_record = r->records + 1;
+        return -1;
+    }
     r->pos += CLASSIC_PCAP_RECORD + (size_t)caplen;
+    r->records++;
     return 1;
+}
+
+uint64_t classic_pcap_lost(const struct classic_pcap *r)
+{
+    if (r->lost_record)
+        return r->lost_record;
+    return lost(r) ? r->records : 0;
 }
 
 uint64_t classic_pcap_offset(const struct classic_pcap *r)
@@ -152,4 +210,7 @@ void classic_pcap_close(struct classic_pcap *r)
 {
     free(r->block);
     r->block = NULL;
+    if (r->mapped)
+        file_window_close(&r->window);
+    r->mapped = 0;
 }

@@ -8,12 +8,14 @@
  * memory and from files read in blocks of many sizes.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -160,11 +162,17 @@ static void each_stops_and_reports_damage(void **state)
 
 /* ---- classic_pcap.c against libpcap ------------------------------------ */
 
+/* How a file is read: in pread blocks of `block` bytes, or through a
+ * window mapped `window` bytes at a time. */
+struct file_mode {
+    size_t block, window;
+};
+
 /* Read `data` whole: from memory, or (block_size != 0 only) from a
- * temporary file; block_size 0 is libpcap alone. Returns 0, or -1 when
- * libpcap does not open it. */
-static int read_all(const uint8_t *data, size_t size, int from_file, size_t block_size,
-                    const char *filter, struct frame_log *log)
+ * temporary file in pread blocks; block_size 0 is libpcap alone. Returns
+ * 0, or -1 when libpcap does not open it. */
+static int read_all_as(const uint8_t *data, size_t size, int from_file, struct file_mode mode,
+                       const char *filter, struct frame_log *log)
 {
     frame_log_init(log);
     capture *c;
@@ -180,13 +188,21 @@ static int read_all(const uint8_t *data, size_t size, int from_file, size_t bloc
     } else if (capture_open_memory(data, size, &c, log->error) != CAPTURE_OPENED) {
         return -1;
     }
-    capture_set_block_size(c, block_size);
+    capture_set_block_size(c, mode.block);
+    capture_set_map_window(c, mode.window);
     if (filter)
         assert_int_equal(capture_set_filter(c, filter, log->error), 0);
     log->result = capture_each(c, frame_log_add, log, log->error);
     log->classic = capture_classic_records(c);
     capture_close(c);
     return 0;
+}
+
+static int read_all(const uint8_t *data, size_t size, int from_file, size_t block_size,
+                    const char *filter, struct frame_log *log)
+{
+    struct file_mode blocks = {block_size, 0};
+    return read_all_as(data, size, from_file, blocks, filter, log);
 }
 
 static void assert_same_log(const struct frame_log *got, const struct frame_log *want)
@@ -218,6 +234,16 @@ static long same_as_libpcap(const uint8_t *data, size_t size, const char *filter
         assert_int_equal(read_all(data, size, 1, blocks[k], filter, &got), 0);
         assert_same_log(&got, &want);
         assert_true(got.classic <= (uint64_t)classic);
+    }
+    /* Mapped windows that cut records anywhere (a window is at least a
+     * page, and grows for a record that does not fit): every record the
+     * reading from memory took. */
+    static const size_t windows[] = {1, 4096, 8192, 1 << 20};
+    for (size_t k = 0; k < sizeof windows / sizeof windows[0]; k++) {
+        struct file_mode mapped = {1 << 20, windows[k]};
+        assert_int_equal(read_all_as(data, size, 1, mapped, filter, &got), 0);
+        assert_same_log(&got, &want);
+        assert_int_equal(got.classic, classic);
     }
     return classic;
 }
@@ -362,6 +388,104 @@ static void classic_applies_the_filter(void **state)
     free(data);
 }
 
+/* ---- a mapped capture that shrinks while it is read -------------------- */
+
+/* A temporary classic pcap of RECORDS records of 16 + 1000 bytes: record
+ * k (1-based) starts at byte 24 + 1016 (k - 1), so records 1..4 lie in
+ * the first 4 KiB page and the 5th's header crosses into the second. */
+enum { PAYLOAD = 1000, RECORDS = 12 };
+
+static FILE *thousand_byte_records(void)
+{
+    FILE *fp = tmpfile();
+    assert_non_null(fp);
+    struct built b = {.size = 0};
+    file_header(&b, 0xa1b2c3d4u, 2, 4, 65535);
+    assert_int_equal(fwrite(b.bytes, 1, b.size, fp), b.size);
+    for (uint32_t k = 0; k < RECORDS; k++) {
+        b.size = 0;
+        record(&b, k + 1, 0, PAYLOAD, PAYLOAD, PAYLOAD);
+        assert_int_equal(fwrite(b.bytes, 1, b.size, fp), b.size);
+    }
+    assert_int_equal(fflush(fp), 0);
+    rewind(fp);
+    return fp;
+}
+
+/* A frame_log that cuts its file to its first 4 KiB page when frame `at`
+ * is handed out, before reading the frame's bytes, and stops after frame
+ * `stop`. */
+struct shrinking {
+    struct frame_log log;
+    int fd;
+    uint64_t at, stop;
+};
+
+static int shrink_at(void *ctx, const struct capture_frame *f)
+{
+    struct shrinking *s = ctx;
+    if (s->log.frames + 1 == s->at)
+        assert_int_equal(ftruncate(s->fd, 4096), 0);
+    frame_log_add(&s->log, f);
+    return s->log.frames == s->stop;
+}
+
+/* capture_each over thousand_byte_records() read through a 1 MiB mapped
+ * window, cut at frame `at` (0: never), stopped after frame `stop` (0:
+ * never). */
+static int read_shrinking(uint64_t at, uint64_t stop, struct shrinking *s)
+{
+    FILE *fp = thousand_byte_records();
+    memset(s, 0, sizeof *s);
+    frame_log_init(&s->log);
+    s->fd = fileno(fp);
+    s->at = at;
+    s->stop = stop;
+    capture *c;
+    assert_int_equal(capture_open_stream(fp, &c, s->log.error), CAPTURE_OPENED);
+    capture_set_map_window(c, 1 << 20);
+    s->log.result = capture_each(c, shrink_at, s, s->log.error);
+    s->log.classic = capture_classic_records(c);
+    capture_close(c);
+    return s->log.result;
+}
+
+static void mapped_capture_that_shrinks(void **state)
+{
+    (void)state;
+    struct sigaction before, after;
+    assert_int_equal(sigaction(SIGBUS, NULL, &before), 0);
+
+    struct shrinking whole, s;
+    assert_int_equal(read_shrinking(0, 0, &whole), 0);
+    assert_int_equal(whole.log.frames, RECORDS);
+    assert_int_equal(whole.log.classic, RECORDS);
+
+    /* Cut while frame 2 is handed out: frames 1-4 are in the page that is
+     * left, and reading frame 5's header faults. The frames handed out
+     * are the file's: the same as those of a reading that stops at 4. */
+    assert_int_equal(read_shrinking(2, 0, &s), -1);
+    assert_int_equal(s.log.frames, 4);
+    assert_non_null(strstr(s.log.error, "shrank"));
+    assert_non_null(strstr(s.log.error, "frame 5 "));
+    struct shrinking first4;
+    assert_int_equal(read_shrinking(0, 4, &first4), 1);
+    assert_int_equal(s.log.hash, first4.log.hash);
+
+    /* Cut while frame 5 is handed out, before its bytes are read: they
+     * read as zeros, and the reading stops after it. */
+    assert_int_equal(read_shrinking(5, 0, &s), -1);
+    assert_int_equal(s.log.frames, 5);
+    assert_non_null(strstr(s.log.error, "frame 5 "));
+    struct shrinking first5;
+    assert_int_equal(read_shrinking(0, 5, &first5), 1);
+    assert_int_not_equal(s.log.hash, first5.log.hash);
+
+    /* The handler that was there before is back. */
+    assert_int_equal(sigaction(SIGBUS, NULL, &after), 0);
+    assert_ptr_equal((void *)after.sa_sigaction, (void *)before.sa_sigaction);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +497,7 @@ int main(void)
         cmocka_unit_test(classic_matches_libpcap_on_test_captures),
         cmocka_unit_test(classic_matches_libpcap_on_odd_records),
         cmocka_unit_test(classic_applies_the_filter),
+        cmocka_unit_test(mapped_capture_that_shrinks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
