@@ -5,8 +5,8 @@
  * includes <pcap.h>). The format is recognised by libpcap from the file's
  * contents, never from its name. Frames are handed out one at a time, from
  * libpcap's buffer or, for the plain records of a classic pcap, from
- * classic_pcap.c's block, so memory stays bounded whatever the capture's
- * size.
+ * classic_pcap.c's mapped window (or block), so memory stays bounded
+ * whatever the capture's size.
  *
  * capture_open_memory() reads a capture held in memory (fmemopen, no
  * temporary file): the fuzz harness feeds capture bytes through it and
