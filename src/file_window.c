@@ -17,6 +17,10 @@
 
 #include "file_window.h"
 
+/* The size of a huge page (x86-64, arm64 with 4 KiB pages): see
+ * file_window_at. */
+#define LARGE_PAGE (2u << 20)
+
 static volatile uintptr_t guard_low, guard_high; /* the mapping, [low, high) */
 volatile sig_atomic_t file_window_faulted;
 static uintptr_t page_size;
@@ -100,13 +104,20 @@ const uint8_t *file_window_at(struct file_window *w, uint64_t offset, size_t nee
         return w->base + (offset - w->start);
     unmap(w);
     /* From the page holding `offset`, the window or the bytes asked for,
-     * whichever is more, and never past the end of the file. */
+     * whichever is more, on to a multiple of 2 MiB in the file, and never
+     * past the end of the file. A window thus ends where the next one's
+     * whole 2 MiB pieces start: where the page cache holds the file in
+     * 2 MiB folios (as readahead leaves it), the kernel maps each piece
+     * with one page-table entry instead of 512 (it places the mapping at
+     * an address congruent to the offset). */
     uint64_t start = offset & ~(uint64_t)(page_size - 1);
-    uint64_t length = offset - start + need;
-    if (length < w->window)
-        length = w->window;
-    if (length > w->file_size - start)
-        length = w->file_size - start;
+    uint64_t end = offset + need;
+    if (end < start + w->window)
+        end = start + w->window;
+    end = (end + LARGE_PAGE - 1) & ~(uint64_t)(LARGE_PAGE - 1);
+    if (end > w->file_size)
+        end = w->file_size;
+    uint64_t length = end - start;
     uint64_t mapped = (length + page_size - 1) & ~(uint64_t)(page_size - 1);
     const uint64_t off_max = ((uint64_t)1 << (sizeof(off_t) * 8 - 1)) - 1;
     if (start > off_max || mapped > SIZE_MAX)
