@@ -241,12 +241,22 @@ static int classic_each(capture *c, capture_frame_fn frame_fn, void *ctx,
     }
     uint64_t offset = classic_pcap_offset(&r);
     uint64_t lost = classic_pcap_lost(&r);
+    uint64_t size_at_open = r.mapped ? r.window.file_size : 0;
     classic_pcap_close(&r);
     if (lost) {
-        snprintf(error, CAPTURE_ERROR_SIZE,
-                 "the capture file shrank (or could not be read) while it was read: frame %llu "
-                 "may have been read as zeros, and no frame after it was read",
-                 (unsigned long long)lost);
+        struct stat st;
+        if (fstat(fileno(pcap_file(c->pcap)), &st) == 0 && st.st_size >= 0 &&
+            (uint64_t)st.st_size < size_at_open)
+            snprintf(error, CAPTURE_ERROR_SIZE,
+                     "the capture file shrank from %llu to %llu bytes while it was read: what "
+                     "lay past byte %llu was read as zeros, and the reading stopped at frame %llu",
+                     (unsigned long long)size_at_open, (unsigned long long)st.st_size,
+                     (unsigned long long)st.st_size, (unsigned long long)lost);
+        else
+            snprintf(error, CAPTURE_ERROR_SIZE,
+                     "a page of the capture file could not be read (I/O error): frame %llu may "
+                     "have been read as zeros, and the reading stopped there",
+                     (unsigned long long)lost);
         return -1;
     }
     if (stopped)
