@@ -4,10 +4,11 @@
  * the process (see file_window.h).
  *
  * The handler and the reader share three words: where the window is in
- * memory, and whether a read of it faulted (file_window_faulted). SIGBUS from a read is
- * synchronous (it is raised by the faulting instruction of this thread),
- * so the handler never runs while the window is being moved; the words
- * are volatile so that the reader sees the handler's write.
+ * memory, and whether a read of it faulted (file_window_faulted). SIGBUS
+ * from a read is synchronous (it is raised by the faulting instruction of
+ * this thread), so the handler never runs while the window is being
+ * moved; the words are volatile so that the reader sees the handler's
+ * write.
  */
 #include <errno.h>
 #include <signal.h>
@@ -31,7 +32,7 @@ static struct sigaction previous_action;
  * SIGBUS in the window: the page is no longer backed by the file (it was
  * truncated) or could not be read in. Zero-filled anonymous memory goes
  * over the window from that page on, so the faulting read, run again when
- * the handler returns, reads zeros; the reader is told by file_window_faulted.
+ * the handler returns, reads zeros; file_window_faulted tells the reader.
  * mmap is a plain system call on Linux, safe in a handler.
  */
 static void on_sigbus(int signal_number, siginfo_t *info, void *context)
@@ -92,6 +93,10 @@ int file_window_open(struct file_window *w, int fd, uint64_t file_size, size_t w
     w->fd = fd;
     w->file_size = file_size;
     w->window = window;
+    /* The window rounded down to a power of two, from a page to 2 MiB. */
+    w->align = page_size;
+    while (w->align < LARGE_PAGE && w->align * 2 <= window)
+        w->align *= 2;
     return 0;
 }
 
@@ -104,17 +109,18 @@ const uint8_t *file_window_at(struct file_window *w, uint64_t offset, size_t nee
         return w->base + (offset - w->start);
     unmap(w);
     /* From the page holding `offset`, the window or the bytes asked for,
-     * whichever is more, on to a multiple of 2 MiB in the file, and never
-     * past the end of the file. A window thus ends where the next one's
-     * whole 2 MiB pieces start: where the page cache holds the file in
-     * 2 MiB folios (as readahead leaves it), the kernel maps each piece
-     * with one page-table entry instead of 512 (it places the mapping at
-     * an address congruent to the offset). */
+     * whichever is more, on to a multiple of w->align in the file, and
+     * never past the end of the file. With windows of 2 MiB or more, a
+     * window thus ends where the next one's whole 2 MiB pieces start:
+     * where the page cache holds the file in 2 MiB folios (as readahead
+     * leaves it), the kernel maps each piece with one page-table entry
+     * instead of 512 (it places the mapping at an address congruent to
+     * the offset). */
     uint64_t start = offset & ~(uint64_t)(page_size - 1);
     uint64_t end = offset + need;
     if (end < start + w->window)
         end = start + w->window;
-    end = (end + LARGE_PAGE - 1) & ~(uint64_t)(LARGE_PAGE - 1);
+    end = (end + w->align - 1) & ~(uint64_t)(w->align - 1);
     if (end > w->file_size)
         end = w->file_size;
     uint64_t length = end - start;

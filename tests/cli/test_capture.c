@@ -374,6 +374,38 @@ static void classic_matches_libpcap_on_odd_records(void **state)
     assert_int_equal(same_as_libpcap(swapped.bytes, swapped.size, NULL), 0);
 }
 
+/* A capture of several MiB, records of 1..1500 bytes: windows of one or
+ * two pages and the 2 MiB default all end inside records, many times. */
+static void classic_matches_libpcap_across_windows(void **state)
+{
+    (void)state;
+    enum { SIZE = 5 << 20 };
+    uint8_t *data = malloc(SIZE);
+    assert_non_null(data);
+    static const uint32_t header[6] = {0xa1b2c3d4u, 0x00040002u, 0, 0, 65535, 1};
+    memcpy(data, header, sizeof header);
+    size_t size = sizeof header;
+    uint64_t x = 88172645463325252ull; /* xorshift64 */
+    for (uint32_t k = 0;; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint32_t caplen = 1 + (uint32_t)(x % 1500);
+        if (size + 16 + caplen > SIZE)
+            break;
+        uint32_t record[4] = {k, k % 1000000, caplen, caplen + 7};
+        memcpy(data + size, record, sizeof record);
+        memset(data + size + 16, (int)(x >> 40), caplen);
+        size += 16 + caplen;
+    }
+    long records = same_as_libpcap(data, size, NULL);
+    assert_true(records > 6000);
+    struct frame_log mapped;
+    assert_int_equal(read_all_as(data, size, 1, (struct file_mode){1 << 20, 2 << 20}, NULL,
+                                 &mapped),
+                     0);
+    assert_int_equal(mapped.classic, (uint64_t)records);
+    free(data);
+}
+
 static void classic_applies_the_filter(void **state)
 {
     (void)state;
@@ -496,6 +528,7 @@ int main(void)
         cmocka_unit_test(each_stops_and_reports_damage),
         cmocka_unit_test(classic_matches_libpcap_on_test_captures),
         cmocka_unit_test(classic_matches_libpcap_on_odd_records),
+        cmocka_unit_test(classic_matches_libpcap_across_windows),
         cmocka_unit_test(classic_applies_the_filter),
         cmocka_unit_test(mapped_capture_that_shrinks),
     };
