@@ -82,8 +82,8 @@ fuzz_replay_fuzz_roundtrip_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz \
 fuzz_replay_fuzz_roundtrip_LDADD = lib/libbitsift.la
 
 # fuzz_capture goes through the command's capture code (libpcap).
-FUZZ_CAPTURE_SOURCES = fuzz/fuzz_capture.c $(FUZZ_PACKET_SOURCES) src/capture.c src/classic_pcap.c src/file_window.c \
-	src/decap.c
+FUZZ_CAPTURE_SOURCES = fuzz/fuzz_capture.c $(FUZZ_PACKET_SOURCES) src/capture.c src/classic_pcap.c \
+	src/file_window.c src/decap.c
 FUZZ_CAPTURE_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz -I$(srcdir)/src
 fuzz_replay_fuzz_capture_SOURCES = $(FUZZ_CAPTURE_SOURCES) fuzz/replay_main.c
 nodist_fuzz_replay_fuzz_capture_SOURCES = fuzz/bundled_schemas.c

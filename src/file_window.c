@@ -128,8 +128,8 @@ const uint8_t *file_window_at(struct file_window *w, uint64_t offset, size_t nee
     const uint64_t off_max = ((uint64_t)1 << (sizeof(off_t) * 8 - 1)) - 1;
     if (start > off_max || mapped > SIZE_MAX)
         return NULL;
-    void *m = mmap(NULL, (size_t)mapped, PROT_READ, MAP_PRIVATE | MAP_POPULATE, w->fd,
-                   (off_t)start);
+    void *m =
+        mmap(NULL, (size_t)mapped, PROT_READ, MAP_PRIVATE | MAP_POPULATE, w->fd, (off_t)start);
     if (m == MAP_FAILED)
         return NULL;
     w->base = m;

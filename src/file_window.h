@@ -31,13 +31,13 @@
 
 struct file_window {
     int fd;
-    uint64_t file_size;   /* the size at open: nothing past it is mapped */
-    size_t window;        /* bytes mapped at a time (at least) */
-    uint64_t align;       /* a window ends on a multiple of this */
-    const uint8_t *base;  /* the mapping, NULL when none */
-    uint64_t start;       /* file offset of base[0] */
-    size_t size;          /* bytes of the file at base */
-    size_t mapped;        /* bytes mapped (size rounded up to pages) */
+    uint64_t file_size;  /* the size at open: nothing past it is mapped */
+    size_t window;       /* bytes mapped at a time (at least) */
+    uint64_t align;      /* a window ends on a multiple of this */
+    const uint8_t *base; /* the mapping, NULL when none */
+    uint64_t start;      /* file offset of base[0] */
+    size_t size;         /* bytes of the file at base */
+    size_t mapped;       /* bytes mapped (size rounded up to pages) */
 };
 
 /* Map windows of at least `window` bytes of the regular file open on `fd`,
