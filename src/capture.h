@@ -55,8 +55,9 @@ enum capture_open_result capture_open_memory(const void *data, size_t size, capt
  * in (default 128 KiB), or 0 to have libpcap read every record. Before
  * capture_each. */
 void capture_set_block_size(capture *c, size_t bytes);
-/* For tests: the window classic_pcap.c maps a file in (default 2 MiB), or
- * 0 to read it in pread blocks. Before capture_each. */
+/* For tests: the window classic_pcap.c maps a file in (default 2 MiB,
+ * for files larger than one block), or 0 to read it in pread blocks. Once
+ * set, a file is mapped whatever its size. Before capture_each. */
 void capture_set_map_window(capture *c, size_t bytes);
 /* For tests: the records classic_pcap.c has read (libpcap the others). */
 uint64_t capture_classic_records(const capture *c);

@@ -398,11 +398,29 @@ static void classic_matches_libpcap_across_windows(void **state)
     }
     long records = same_as_libpcap(data, size, NULL);
     assert_true(records > 6000);
-    struct frame_log mapped;
+    struct frame_log want, mapped;
+    assert_int_equal(read_all(data, size, 0, 0, NULL, &want), 0);
     assert_int_equal(read_all_as(data, size, 1, (struct file_mode){1 << 20, 2 << 20}, NULL,
                                  &mapped),
                      0);
+    assert_same_log(&mapped, &want);
     assert_int_equal(mapped.classic, (uint64_t)records);
+
+    /* And as the command reads a file: the defaults, which map a file
+     * larger than one block. */
+    FILE *fp = tmpfile();
+    assert_non_null(fp);
+    assert_int_equal(fwrite(data, 1, size, fp), size);
+    rewind(fp);
+    capture *c;
+    struct frame_log plain;
+    frame_log_init(&plain);
+    assert_int_equal(capture_open_stream(fp, &c, plain.error), CAPTURE_OPENED);
+    plain.result = capture_each(c, frame_log_add, &plain, plain.error);
+    plain.classic = capture_classic_records(c);
+    capture_close(c);
+    assert_same_log(&plain, &want);
+    assert_int_equal(plain.classic, (uint64_t)records);
     free(data);
 }
 
