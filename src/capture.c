@@ -226,7 +226,8 @@ static int classic_open(capture *c, struct classic_pcap *r)
 
 /* The frames classic_pcap.c takes, then libpcap's stream put where it
  * stopped. Returns 1 when frame_fn stopped the reading, 0 to go on with
- * libpcap, -1 when the stream cannot be put there. */
+ * libpcap, -1 when the stream cannot be put there or the mapped file
+ * shrank (or failed to be read) under the reader. */
 static int classic_each(capture *c, capture_frame_fn frame_fn, void *ctx,
                         char error[CAPTURE_ERROR_SIZE])
 {
