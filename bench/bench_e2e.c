@@ -112,6 +112,31 @@ static bool write_capture(const char *path, const struct bench_packets *p, size_
     return true;
 }
 
+/*
+ * Put the capture's pages in the page cache as reading a recorded capture
+ * from disk leaves them: written back, dropped, and read once in order, so
+ * that readahead holds them in large folios. How the pages sit moves the
+ * end-to-end ratios (libpcap copies the file in 4 KiB reads, bitsift maps
+ * it): on a file just written in small pieces the bare loop measured 12.5
+ * M packets/s, on the same file read back 14.5-15.2 M. Every run starts
+ * from this state, whatever happened to the file before. Best effort: a
+ * failure only leaves the cache as it was.
+ */
+static void settle_page_cache(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return;
+    (void)fdatasync(fd);
+#ifdef POSIX_FADV_DONTNEED
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+#endif
+    static char buffer[1 << 20];
+    while (read(fd, buffer, sizeof buffer) > 0)
+        ;
+    close(fd);
+}
+
 static double mtime_of(const char *path)
 {
     struct stat st;
@@ -234,6 +259,8 @@ int main(int argc, char **argv)
         bench_packets_free(&p);
         bitsift_schema_free(s);
     }
+
+    settle_page_cache(cap1);
 
     char *loop_argv[] = {loop, cap1, NULL};
     char *validate_argv[] = {bitsift, "validate", "-q", "-s", schema, cap1, NULL};
