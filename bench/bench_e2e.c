@@ -10,10 +10,11 @@
  * directory; about 0.2 and 0.8 GB) are generated on first use, and again
  * whenever the schema, this program or the library is newer: 16384
  * distinct valid packets (bench_packets.c) behind Ethernet/IPv4/UDP
- * headers, cycled. Each command runs as a child process with its output to
- * /dev/null; its time is the CPU time (user + system) wait4 reports, which
- * the other jobs on a shared machine disturb less than wall time, and its
- * peak memory is ru_maxrss.
+ * headers, cycled. Before the rounds, the 1 M-packet capture's pages are
+ * settled in the page cache (settle_page_cache). Each command runs as a
+ * child process with its output to /dev/null; its time is the CPU time
+ * (user + system) wait4 reports, which the other jobs on a shared machine
+ * disturb less than wall time, and its peak memory is ru_maxrss.
  */
 #include <errno.h>
 #include <fcntl.h>
