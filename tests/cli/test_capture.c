@@ -500,6 +500,44 @@ static int read_shrinking(uint64_t at, uint64_t stop, struct shrinking *s)
     return s->log.result;
 }
 
+/* A capture still being written (tcpdump -w): records appended while
+ * frame 2 is handed out. The mapped reader stops at the size the file had
+ * when it was opened, and libpcap reads the new records from there. */
+struct growing {
+    struct frame_log log;
+    int fd;
+};
+
+static int grow_at_2(void *ctx, const struct capture_frame *f)
+{
+    struct growing *g = ctx;
+    frame_log_add(&g->log, f);
+    if (g->log.frames == 2) {
+        struct built b = {.size = 0};
+        for (uint32_t k = 0; k < 3; k++)
+            record(&b, 100 + k, 0, 900, 900, 900);
+        assert_int_equal(pwrite(g->fd, b.bytes, b.size, 24 + RECORDS * (16 + PAYLOAD)),
+                         (ssize_t)b.size);
+    }
+    return 0;
+}
+
+static void mapped_capture_that_grows(void **state)
+{
+    (void)state;
+    FILE *fp = thousand_byte_records();
+    struct growing g;
+    frame_log_init(&g.log);
+    g.fd = fileno(fp);
+    capture *c;
+    assert_int_equal(capture_open_stream(fp, &c, g.log.error), CAPTURE_OPENED);
+    capture_set_map_window(c, 1 << 20);
+    assert_int_equal(capture_each(c, grow_at_2, &g, g.log.error), 0);
+    assert_int_equal(capture_classic_records(c), RECORDS);
+    capture_close(c);
+    assert_int_equal(g.log.frames, RECORDS + 3);
+}
+
 static void mapped_capture_that_shrinks(void **state)
 {
     (void)state;
@@ -549,6 +587,7 @@ int main(void)
         cmocka_unit_test(classic_matches_libpcap_across_windows),
         cmocka_unit_test(classic_applies_the_filter),
         cmocka_unit_test(mapped_capture_that_shrinks),
+        cmocka_unit_test(mapped_capture_that_grows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
