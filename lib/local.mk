@@ -22,6 +22,7 @@ lib_libbitsift_la_SOURCES = \
 	lib/schema_compile.c \
 	lib/schema_decode.c \
 	lib/schema_validate.c \
+	lib/schema_validate_run.h \
 	lib/schema_detect.c \
 	lib/schema_tree.c \
 	lib/schema_encode.c \

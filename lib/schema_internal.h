@@ -327,6 +327,11 @@ bitsift_error bitsift__decode_interpreted(const bitsift_schema *s, const void *p
  * the schema has no program. Exported for the same tests. */
 int bitsift__validate_program(const bitsift_schema *s, const void *packet, size_t size,
                               unsigned flags, bitsift_result *res);
+/* The same through the interpreter's portable build, which a CPU with
+ * BMI2 does not otherwise run (schema_validate.c): the tests hold both
+ * builds to the interpreter. */
+int bitsift__validate_program_portable(const bitsift_schema *s, const void *packet, size_t size,
+                                       unsigned flags, bitsift_result *res);
 
 /* The kind of value a leaf op holds. */
 bitsift_value_kind schema_value_kind(const struct schema_op *op);

@@ -195,11 +195,12 @@ struct tally {
 };
 
 static void report(const char *what, const uint8_t *p, size_t n, unsigned flags,
-                   const bitsift_result *want, const bitsift_result *got, int decision)
+                   const bitsift_result *want, const bitsift_result *got, int decision,
+                   int portable_decision)
 {
-    printf("# %s: flags %#x, program says %d, interpreter %s/%llu bits/%llu fields at '%s', "
-           "decode %s/%llu bits/%llu fields at '%s'; input (%zu bytes):\n#",
-           what, flags, decision, bitsift_error_name(want->status),
+    printf("# %s: flags %#x, program says %d (portable build %d), interpreter %s/%llu bits/%llu "
+           "fields at '%s', decode %s/%llu bits/%llu fields at '%s'; input (%zu bytes):\n#",
+           what, flags, decision, portable_decision, bitsift_error_name(want->status),
            (unsigned long long)want->bits, (unsigned long long)want->fields, want->path,
            bitsift_error_name(got->status), (unsigned long long)got->bits,
            (unsigned long long)got->fields, got->path, n);
@@ -224,14 +225,19 @@ static void compare(const bitsift_schema *s, const char *what, const uint8_t *in
     bitsift_result want, got, prog;
     bitsift__decode_interpreted(s, p, n, flags, &want);
     bitsift_decode(s, p, n, flags, NULL, &got);
+    /* And the interpreter's portable build, which this CPU may not run
+     * otherwise. */
+    bitsift_result portable;
     int decision = bitsift__validate_program(s, p, n, flags, &prog);
-    bool ok = same_result(&want, &got) && decision == (want.status == BITSIFT_OK);
+    int portable_decision = bitsift__validate_program_portable(s, p, n, flags, &portable);
+    bool ok = same_result(&want, &got) && decision == (want.status == BITSIFT_OK) &&
+              portable_decision == decision;
     if (ok && decision == 1)
-        ok = same_result(&want, &prog);
+        ok = same_result(&want, &prog) && same_result(&want, &portable);
     t->inputs++;
     t->valid += want.status == BITSIFT_OK;
     if (!ok && t->mismatches++ < 5)
-        report(what, p, n, flags, &want, &got, decision);
+        report(what, p, n, flags, &want, &got, decision, portable_decision);
     free(p);
 }
 
@@ -471,7 +477,10 @@ static void test_forced_interpreter(void)
             bitsift__decode_interpreted(s, empty, 0, 0, &b) == BITSIFT_E_OVERFLOW &&
             strcmp(b.path, "crc") == 0,
         "an empty packet: the program refuses, the interpreter names the crc");
+    tap(bitsift__validate_program_portable(s, empty, 0, 0, &a) == 0,
+        "an empty packet: the program's portable build refuses it too");
     tap(bitsift__validate_program(NULL, empty, 0, 0, &a) == -1 &&
+            bitsift__validate_program_portable(NULL, empty, 0, 0, &a) == -1 &&
             bitsift__decode_interpreted(NULL, empty, 0, 0, &b) == BITSIFT_E_ARGUMENT,
         "no schema: no program, an argument error");
     bitsift_schema_free(s);
