@@ -893,24 +893,30 @@ bitsift_error bitsift__decode_interpreted(const bitsift_schema *s, const void *p
                          NULL, res);
 }
 
-int bitsift__validate_program(const bitsift_schema *s, const void *packet, size_t size,
-                              unsigned flags, bitsift_result *res)
+/* The program's decision for the tests, through one build of the
+ * interpreter. */
+static int vp_decision(const bitsift_schema *s, const void *packet, size_t size, unsigned flags,
+                       bitsift_result *res, bool portable)
 {
     if (!s || !s->validate)
         return -1;
     if (!packet && size)
         return 0;
-    return schema_validate(s, packet, size, flags, res) ? 1 : 0;
+    bool valid = portable ? vp_run_portable(s, packet, size, flags, res)
+                          : schema_validate(s, packet, size, flags, res);
+    return valid ? 1 : 0;
+}
+
+int bitsift__validate_program(const bitsift_schema *s, const void *packet, size_t size,
+                              unsigned flags, bitsift_result *res)
+{
+    return vp_decision(s, packet, size, flags, res, false);
 }
 
 int bitsift__validate_program_portable(const bitsift_schema *s, const void *packet, size_t size,
                                        unsigned flags, bitsift_result *res)
 {
-    if (!s || !s->validate)
-        return -1;
-    if (!packet && size)
-        return 0;
-    return vp_run_portable(s, packet, size, flags, res) ? 1 : 0;
+    return vp_decision(s, packet, size, flags, res, true);
 }
 
 /* ---- building the program ------------------------------------------------- */
