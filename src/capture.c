@@ -250,7 +250,7 @@ static int classic_each(capture *c, capture_frame_fn frame_fn, void *ctx,
     }
     uint64_t offset = classic_pcap_offset(&r);
     uint64_t lost = classic_pcap_lost(&r);
-    uint64_t size_at_open = r.mapped ? r.window.file_size : 0;
+    uint64_t size_at_open = classic_pcap_mapped_size(&r);
     classic_pcap_close(&r);
     if (lost) {
         struct stat st;

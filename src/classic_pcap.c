@@ -208,6 +208,11 @@ uint64_t classic_pcap_lost(const struct classic_pcap *r)
     return lost(r) ? r->records : 0;
 }
 
+uint64_t classic_pcap_mapped_size(const struct classic_pcap *r)
+{
+    return r->mapped ? r->window.file_size : 0;
+}
+
 uint64_t classic_pcap_offset(const struct classic_pcap *r)
 {
     return r->base + r->pos;

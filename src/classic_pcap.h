@@ -85,6 +85,10 @@ int classic_pcap_next(struct classic_pcap *r, struct capture_frame *frame);
  * of the first record that may hold zeros; else 0. */
 uint64_t classic_pcap_lost(const struct classic_pcap *r);
 
+/* The file's size when it was opened, for a file read through a mapping
+ * (what a shrink is measured against); 0 otherwise. */
+uint64_t classic_pcap_mapped_size(const struct classic_pcap *r);
+
 /* The file offset of the first record not handed out. */
 uint64_t classic_pcap_offset(const struct classic_pcap *r);
 
