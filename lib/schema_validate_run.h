@@ -4,13 +4,9 @@
  * VP_RUN_NAME (the function's name) and VP_RUN_ATTRIBUTES (its target
  * attributes, or nothing) before each inclusion; both are undefined at
  * the end. Everything it uses (the program's layout, the readers, the
- * fused ops' helpers, VP_THREADED) is schema_validate.c's, defined above
- * the inclusion, so that each build inlines them for its own target.
- */
-
-/*
- * Dispatch is a computed goto where the compiler has it (one indirect jump
- * per op, each with its own prediction), a switch in a loop elsewhere.
+ * fused ops' helpers, VP_THREADED: a computed goto or a switch) is
+ * schema_validate.c's, defined above the inclusion, so that each build
+ * inlines them for its own target.
  */
 
 /*

@@ -6,7 +6,8 @@
  * and random bytes. For each input the program's own decision must be the
  * interpreter's, and bitsift_decode with no visitor must fill the result
  * exactly as the interpreter does (status, type, bits, fields, failure,
- * path). TAP output.
+ * path). The program's portable build, which a CPU with BMI2 does not
+ * run otherwise, is held to the same. TAP output.
  *
  *   validate_diff [packets-per-type [mutated-per-type [random-inputs]]]
  *
