@@ -235,33 +235,22 @@ VP_RUN_ATTRIBUTES static bool VP_RUN_NAME(const bitsift_schema *s, const void *p
         ip++;
         VP_NEXT();
     }
-    VP_CASE(VP_INT_REL) : {
-        int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
-        if (base < INT32_MIN || base > INT32_MAX || !vp_int_relative(r, &pos, base, &current))
-            return false;
-        slots[ip->a] = current;
-        fields += ip->fields;
-        ip++;
-        VP_NEXT();
+    /* The relative fields: a base from a slot or the op, which must lie in
+     * [lo, hi], then the value read against it into slots[a]. */
+#define VP_RELATIVE(code, lo, hi, read)                                                            \
+    VP_CASE(code) : {                                                                              \
+        int64_t base = ip->kind ? slots[ip->c] : ip->x, current;                                   \
+        if (base < (lo) || base > (hi) || !read(r, &pos, base, &current))                          \
+            return false;                                                                          \
+        slots[ip->a] = current;                                                                    \
+        fields += ip->fields;                                                                      \
+        ip++;                                                                                      \
+        VP_NEXT();                                                                                 \
     }
-    VP_CASE(VP_SEQ_REL) : {
-        int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
-        if (base < 0 || base > 65535 || !vp_sequence_relative(r, &pos, base, &current))
-            return false;
-        slots[ip->a] = current;
-        fields += ip->fields;
-        ip++;
-        VP_NEXT();
-    }
-    VP_CASE(VP_ACK_REL) : {
-        int64_t base = ip->kind ? slots[ip->c] : ip->x, current;
-        if (base < 0 || base > 65535 || !vp_ack_relative(r, &pos, base, &current))
-            return false;
-        slots[ip->a] = current;
-        fields += ip->fields;
-        ip++;
-        VP_NEXT();
-    }
+    VP_RELATIVE(VP_INT_REL, INT32_MIN, INT32_MAX, vp_int_relative)
+    VP_RELATIVE(VP_SEQ_REL, 0, 65535, vp_sequence_relative)
+    VP_RELATIVE(VP_ACK_REL, 0, 65535, vp_ack_relative)
+#undef VP_RELATIVE
     VP_CASE(VP_COND_RUN) : {
         if (!vp_cond_run(p, r, ip, &pos, &fields, slots[ip->c], -1))
             return false;
