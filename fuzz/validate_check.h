@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema_internal.h"
+#include "bitsift_testing.h"
 
 static inline bool fuzz_same_text(const char *a, const char *b)
 {

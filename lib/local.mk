@@ -2,7 +2,8 @@
 # packet framing (and, later, the schema compiler, decoder and encoder).
 lib_LTLIBRARIES += lib/libbitsift.la
 include_HEADERS += lib/bitsift.h
-noinst_HEADERS += lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h lib/schema_compile.h
+noinst_HEADERS += lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h lib/schema_compile.h \
+	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h
 pkgconfig_DATA += lib/libbitsift.pc
 EXTRA_DIST += lib/libbitsift.pc.in
 
@@ -20,9 +21,16 @@ lib_libbitsift_la_SOURCES = \
 	lib/schema_lexer.c \
 	lib/schema_parser.c \
 	lib/schema_compile.c \
+	lib/schema_size.c \
+	lib/schema_passes.c \
+	lib/schema_build.c \
+	lib/schema_access.c \
+	lib/schema_runtime.c \
 	lib/schema_decode.c \
+	lib/schema_validate_build.c \
 	lib/schema_validate.c \
 	lib/schema_validate_run.h \
+	lib/schema_testing.c \
 	lib/schema_detect.c \
 	lib/schema_tree.c \
 	lib/schema_encode.c \

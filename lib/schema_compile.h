@@ -79,9 +79,6 @@ bool compile_slot(struct compiler *c, int32_t op, const struct token *at);
 /* Append to the schema's side tables; false on allocation failure. */
 bool compile_add_allowed(struct compiler *c, int64_t v);
 bool compile_add_expr(struct compiler *c, enum expr_code code, int64_t value);
-/* Smallest and largest bits of ops [first, end), saturating. */
-void compile_bits(const bitsift_schema *s, uint32_t first, uint32_t end, uint64_t *min,
-                  uint64_t *max);
 /* Fill in sizes of every field, packets' sizes. */
 void compile_finish(struct compiler *c);
 
@@ -90,17 +87,5 @@ bool schema_parse(struct compiler *c);
 
 /* Grow *array (of *cap elements of `size` bytes) to hold `need`. */
 bool compile_grow(void **array, size_t *cap, size_t need, size_t size);
-
-static inline uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    return a + b < a ? UINT64_MAX : a + b;
-}
-
-static inline uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-    if (a && b > UINT64_MAX / a)
-        return UINT64_MAX;
-    return a * b;
-}
 
 #endif /* BITSIFT_SCHEMA_COMPILE_H */

@@ -69,18 +69,6 @@ struct decoder {
     bitsift_event ev;
 };
 
-void schema_result_init(bitsift_result *res)
-{
-    res->status = BITSIFT_OK;
-    res->packet_type = -1;
-    res->packet_name = NULL;
-    res->bits = 0;
-    res->fields = 0;
-    res->stopped = false;
-    memset(&res->failure, 0, sizeof res->failure);
-    res->path[0] = 0;
-}
-
 /* ---- paths ---------------------------------------------------------------- */
 
 /*
@@ -613,95 +601,6 @@ static bool read_leaf(struct decoder *d, const struct schema_op *op)
 }
 
 /* ---- leaves read in one step while visiting ----------------------------- */
-
-void schema_prepare_visit(bitsift_schema *s)
-{
-    for (uint32_t i = 0; i < s->op_count; i++) {
-        struct schema_op *op = &s->ops[i];
-        unsigned width = 0;
-        uint64_t lo = 0, span = UINT64_MAX;
-        enum visit_kind kind = VISIT_LEAF;
-        switch ((enum op_code)op->code) {
-        case OP_STRUCT:
-            kind = VISIT_STRUCT;
-            break;
-        case OP_ARRAY:
-            kind = VISIT_ARRAY;
-            break;
-        case OP_IF:
-            kind = VISIT_IF;
-            break;
-        case OP_BITS:
-            if (op->width >= 1 && op->width <= 57) {
-                kind = VISIT_UINT;
-                width = op->width;
-            }
-            break;
-        case OP_BOOL:
-            kind = VISIT_BOOL;
-            width = 1;
-            break;
-        case OP_INT:
-        case OP_ENUM:
-            if (op->min > op->max || bitsift_bits_required(op->min, op->max) > 57)
-                break;
-            width = bitsift_bits_required(op->min, op->max);
-            span = (uint64_t)op->max - (uint64_t)op->min;
-            if (op->code == OP_INT) {
-                kind = VISIT_INT;
-                break;
-            }
-            /* A dense enum inside its range: the raw values with a name
-             * are a range inside [0, span]. */
-            if (!schema_enum_raw_range(s, op, &lo, &span))
-                break;
-            kind = VISIT_ENUM;
-            op->visit_names = s->enums[op->enum_id].first;
-            break;
-        case OP_CFLOAT:
-            if (op->width <= 57) {
-                kind = VISIT_CFLOAT;
-                width = op->width;
-                span = op->steps;
-            }
-            break;
-        case OP_FLOAT:
-            kind = VISIT_FLOAT;
-            width = 32;
-            break;
-        case OP_OBJ_INDEX:
-            kind = VISIT_OBJECT_INDEX;
-            break;
-        case OP_CHECK:
-            kind = VISIT_CHECK;
-            break;
-        case OP_SMALLEST3:
-            kind = VISIT_QUATERNION;
-            break;
-        default:
-            break;
-        }
-        /* A value list is checked on the general path. */
-        if (op->allowed_count && kind < VISIT_STRUCT)
-            kind = VISIT_LEAF;
-        op->visit = (uint8_t)kind;
-        op->visit_width = (uint8_t)width;
-        op->visit_mask = width ? ~0ull >> (64 - width) : 0;
-        op->visit_lo = lo;
-        op->visit_span = span;
-        /* Reported as absent when its branch is skipped (containers are
-         * passed over whole; alignment, checks and quaternions are not
-         * values). */
-        op->visit_absent = kind < VISIT_STRUCT && op->code != OP_ALIGN &&
-                           op->code != OP_CHECK && op->code != OP_SMALLEST3;
-        /* The name with zeros after it, so that a path takes it in one
-         * 16-byte move (names of 16 bytes or more are copied exactly). */
-        memset(op->visit_name, 0, sizeof op->visit_name);
-        if (op->name && op->name_len < sizeof op->visit_name)
-            memcpy(op->visit_name, op->name, op->name_len);
-        op->visit_quick = op->name && op->name_len < sizeof op->visit_name && !op->element;
-    }
-}
 
 /* What every leaf does once its value is in ev.value: keep it for later
  * fields, count it, report it. */

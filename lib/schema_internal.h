@@ -210,7 +210,7 @@ struct schema_leaf {
     uint32_t width; /* 0..57 */
 };
 
-struct validate_program; /* schema_validate.c */
+struct validate_program; /* validate_program.h */
 
 struct string_block {
     struct string_block *next;
@@ -263,19 +263,11 @@ struct bitsift_schema {
     uint32_t slot_count;
     struct schema_leaf *leaves; /* reads of the leaf runs, NULL when none */
     uint32_t leaf_count;
-    /* The validation program (schema_validate.c), NULL when none. */
+    /* The validation program (validate_program.h), NULL when none. */
     struct validate_program *validate;
     /* Every string above (names, paths) lives in these blocks. */
     struct string_block *blocks;
 };
-
-/* Fill the per-op fields that make decoding cheaper (no allocation). */
-void schema_prepare_ops(bitsift_schema *s);
-/* Fill the ops' visit fields (schema_decode.c; after schema_prepare_ops). */
-void schema_prepare_visit(bitsift_schema *s);
-/* Find the leaf runs (after compile_finish). Without memory the schema
- * simply has none: they only make decoding faster. */
-void schema_fuse_leaf_runs(bitsift_schema *s);
 
 /* For an enum field (OP_ENUM) whose enum is dense and lies inside the
  * field's int(min, max): the raw values with a name are lo..lo + span
@@ -306,32 +298,30 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
                             unsigned flags, const bitsift_visitor *v, bitsift_result *res);
 
 /*
- * The validation program (schema_validate.c): a flat form of the schema
- * that answers "is this packet valid?" for decodes without a visitor.
- * schema_validate_build makes it once per schema (NULL without memory or
- * for a shape it leaves to the interpreter); schema_validate fills `res`
- * and returns true when the packet is valid, and returns false (res
- * undefined) otherwise: the caller then runs the op interpreter, which
- * reaches the same decision and names the failure.
+ * The validation program (validate_program.h): schema_validate fills
+ * `res` and returns true when the packet is valid, and returns false
+ * (res undefined) otherwise: the caller then runs the op interpreter,
+ * which reaches the same decision and names the failure.
  */
-struct validate_program *schema_validate_build(const bitsift_schema *s);
-void schema_validate_free(struct validate_program *p);
 bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, unsigned flags,
                      bitsift_result *res);
-/* bitsift_decode with no visitor through the op interpreter only: the
- * reference that tests and fuzzers compare the program with. Exported
- * for them (the bitsift__ prefix), not part of the API. */
-bitsift_error bitsift__decode_interpreted(const bitsift_schema *s, const void *packet, size_t size,
-                                          unsigned flags, bitsift_result *res);
-/* The program's own decision: 1 valid (res filled), 0 refused, -1 when
- * the schema has no program. Exported for the same tests. */
-int bitsift__validate_program(const bitsift_schema *s, const void *packet, size_t size,
-                              unsigned flags, bitsift_result *res);
-/* The same through the interpreter's portable build, which a CPU with
- * BMI2 does not otherwise run (schema_validate.c): the tests hold both
- * builds to the interpreter. */
-int bitsift__validate_program_portable(const bitsift_schema *s, const void *packet, size_t size,
-                                       unsigned flags, bitsift_result *res);
+
+/* Smallest and largest bits of ops [first, end), saturating
+ * (schema_size.c). */
+void schema_size(const bitsift_schema *s, uint32_t first, uint32_t end, uint64_t *min,
+                 uint64_t *max);
+
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a + b < a ? UINT64_MAX : a + b;
+}
+
+static inline uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    if (a && b > UINT64_MAX / a)
+        return UINT64_MAX;
+    return a * b;
+}
 
 /* The kind of value a leaf op holds. */
 bitsift_value_kind schema_value_kind(const struct schema_op *op);

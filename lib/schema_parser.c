@@ -1289,7 +1289,7 @@ static bool compile_field(struct compiler *c, size_t stmt_start)
         op->end = c->s->op_count;
         c->depth--;
         uint64_t emin, emax;
-        compile_bits(c->s, (uint32_t)opi + 1, op->end, &emin, &emax);
+        schema_size(c->s, (uint32_t)opi + 1, op->end, &emin, &emax);
         if (element_min_bits(op, emin) == 0)
             return compile_error(c, name,
                                  "array '%.*s' could loop without consuming bits: its elements "

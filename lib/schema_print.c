@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "schema_compile.h"
+#include "schema_internal.h"
 
 static int print_bits(char *buf, size_t size, uint64_t min, uint64_t max)
 {
@@ -75,7 +75,7 @@ static bool print_range(const bitsift_schema *s, FILE *out, uint32_t first, uint
         char type[96], bits[48];
         if (op->code == OP_IF) {
             uint64_t a, b;
-            compile_bits(s, i, op->end, &a, &b);
+            schema_size(s, i, op->end, &a, &b);
             print_bits(bits, sizeof bits, a, b);
             /* The condition itself is not shown: the CLI's golden layout
              * files pin this form ("if (...)"). */

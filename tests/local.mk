@@ -59,3 +59,8 @@ tests_test_crc32_CFLAGS = $(UNIT_CFLAGS) $(ZLIB_CFLAGS)
 tests_test_crc32_LDADD = $(UNIT_LDADD) $(ZLIB_LIBS)
 endif
 endif
+
+# --- Structure -----------------------------------------------------------
+# No two objects of libbitsift use each other's symbols in a loop (nm).
+EXTRA_DIST += tests/lib_call_graph.py
+TESTS += tests/lib_call_graph.py

@@ -18,7 +18,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "schema_internal.h"
+#include "bitsift_testing.h"
+#include "schema_internal.h" /* the ops: which fields a case flips */
 
 static int test_count, failed_count;
 

@@ -1,0 +1,95 @@
+/*
+ * schema_access.c -- the public read-only accessors of a compiled schema
+ * (bitsift_schema_*, bitsift_field_type_name): names, framing, packet
+ * types, sizes, fields and enum names.
+ */
+#include <string.h>
+
+#include "schema_internal.h"
+
+/* ---- introspection ------------------------------------------------------ */
+
+const char *bitsift_schema_name(const bitsift_schema *s)
+{
+    return s->name;
+}
+
+uint32_t bitsift_schema_protocol_id(const bitsift_schema *s)
+{
+    return s->framing.protocol_id;
+}
+
+const bitsift_framing *bitsift_schema_framing(const bitsift_schema *s)
+{
+    return &s->framing;
+}
+
+unsigned bitsift_schema_packet_count(const bitsift_schema *s)
+{
+    return s->packet_count;
+}
+
+const char *bitsift_schema_packet_name(const bitsift_schema *s, unsigned type)
+{
+    return type < s->packet_count ? s->packets[type].name : NULL;
+}
+
+int bitsift_schema_packet_index(const bitsift_schema *s, const char *name)
+{
+    for (uint32_t i = 0; name && i < s->packet_count; i++)
+        if (strcmp(s->packets[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+uint64_t bitsift_schema_packet_min_bits(const bitsift_schema *s, unsigned type)
+{
+    return type < s->packet_count ? s->packets[type].min_bits : 0;
+}
+
+uint64_t bitsift_schema_packet_max_bits(const bitsift_schema *s, unsigned type)
+{
+    return type < s->packet_count ? s->packets[type].max_bits : 0;
+}
+
+const char *bitsift_field_type_name(bitsift_field_type t)
+{
+    static const char *const names[BITSIFT_FIELD_TYPE_COUNT] = {
+        "bits",          "bool",         "uint8",
+        "uint16",        "uint32",       "uint64",
+        "int",           "float",        "double",
+        "compressed_float", "bytes",     "string",
+        "align",         "check",        "int_relative",
+        "object_index",  "sequence_relative", "ack_relative",
+        "enum",          "struct",       "array",
+        "vector",        "quaternion",   "prefix",
+        "crc",           "type",         "end_check",
+    };
+    if ((unsigned)t >= BITSIFT_FIELD_TYPE_COUNT)
+        return "unknown";
+    return names[t];
+}
+
+unsigned bitsift_schema_field_count(const bitsift_schema *s)
+{
+    return s->field_count;
+}
+
+bool bitsift_schema_field_info(const bitsift_schema *s, unsigned id, bitsift_field_info *info)
+{
+    if (id >= s->field_count || !info)
+        return false;
+    *info = s->fields[id].info;
+    return true;
+}
+
+const char *bitsift_schema_enum_name(const bitsift_schema *s, unsigned id, int64_t value)
+{
+    if (id >= s->field_count)
+        return NULL;
+    const struct schema_op *op = &s->ops[s->fields[id].op];
+    if (op->code != OP_ENUM || s->fields[id].info.type != BITSIFT_FIELD_ENUM)
+        return NULL;
+    return schema_enum_lookup(s, op->enum_id, value);
+}
+

@@ -1,0 +1,229 @@
+/*
+ * schema_runtime.c -- the small helpers every walker of a compiled schema
+ * shares at run time (decoder, validation program, encoder, random
+ * packets, tree): enum names and values, conditions, value lists, default
+ * values, smallest-three quantization, and a fresh result. Nothing here
+ * knows about compiling.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "schema_internal.h"
+
+/* ---- run-time helpers ---------------------------------------------------- */
+
+bool schema_enum_raw_range(const bitsift_schema *s, const struct schema_op *op, uint64_t *lo,
+                           uint64_t *span)
+{
+    const struct schema_enum *e = &s->enums[op->enum_id];
+    if (!e->dense || !e->count)
+        return false;
+    int64_t first = s->enum_values[e->first].value;
+    int64_t last = s->enum_values[e->first + e->count - 1].value;
+    if (first < op->min || last > op->max)
+        return false;
+    *lo = (uint64_t)first - (uint64_t)op->min;
+    *span = (uint64_t)last - (uint64_t)first;
+    return true;
+}
+
+const char *schema_enum_lookup(const bitsift_schema *s, int32_t enum_id, int64_t value)
+{
+    const struct schema_enum *e = &s->enums[enum_id];
+    const struct schema_enum_value *v = s->enum_values + e->first;
+    if (e->dense) {
+        uint64_t k = (uint64_t)value - (uint64_t)v[0].value;
+        return k < e->count ? v[k].name : NULL;
+    }
+    uint32_t lo = 0, hi = e->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (v[mid].value < value)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < e->count && v[lo].value == value ? v[lo].name : NULL;
+}
+
+bool schema_enum_value(const bitsift_schema *s, int32_t enum_id, const char *name, size_t len,
+                       int64_t *value)
+{
+    const struct schema_enum *e = &s->enums[enum_id];
+    for (uint32_t i = 0; i < e->count; i++) {
+        const struct schema_enum_value *v = &s->enum_values[e->first + i];
+        if (strlen(v->name) == len && memcmp(v->name, name, len) == 0) {
+            *value = v->value;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool schema_eval(const bitsift_schema *s, const struct schema_op *op, const int64_t *slots)
+{
+    switch ((enum cond_shape)op->cond_shape) {
+    case COND_NONZERO:
+        return slots[op->cond_slot] != 0;
+    case COND_ZERO:
+        return slots[op->cond_slot] == 0;
+    case COND_EQ:
+        return slots[op->cond_slot] == op->cond_value;
+    case COND_NE:
+        return slots[op->cond_slot] != op->cond_value;
+    case COND_EXPR:
+        break;
+    }
+    const struct expr_item *x = &s->expr[op->expr_first];
+    /* The common shapes first: "field", "!field", "field OP constant". */
+    if (op->expr_count == 1 && x[0].code == EXPR_SLOT)
+        return slots[x[0].value] != 0;
+    if (op->expr_count == 2 && x[0].code == EXPR_SLOT && x[1].code == EXPR_NOT)
+        return slots[x[0].value] == 0;
+    if (op->expr_count == 3 && x[0].code == EXPR_SLOT && x[1].code == EXPR_CONST) {
+        int64_t a = slots[x[0].value], b = x[1].value;
+        switch (x[2].code) {
+        case EXPR_EQ:
+            return a == b;
+        case EXPR_NE:
+            return a != b;
+        default:
+            break;
+        }
+    }
+    int64_t stack[SCHEMA_MAX_EXPR];
+    unsigned sp = 0;
+    for (uint32_t i = 0; i < op->expr_count; i++) {
+        const struct expr_item *e = &s->expr[op->expr_first + i];
+        int64_t a, b;
+        switch (e->code) {
+        case EXPR_CONST:
+            stack[sp++] = e->value;
+            continue;
+        case EXPR_SLOT:
+            stack[sp++] = slots[e->value];
+            continue;
+        case EXPR_NOT:
+            stack[sp - 1] = !stack[sp - 1];
+            continue;
+        default:
+            break;
+        }
+        b = stack[--sp];
+        a = stack[sp - 1];
+        int64_t r = 0;
+        switch (e->code) {
+        case EXPR_EQ: r = a == b; break;
+        case EXPR_NE: r = a != b; break;
+        case EXPR_LT: r = a < b; break;
+        case EXPR_LE: r = a <= b; break;
+        case EXPR_GT: r = a > b; break;
+        case EXPR_GE: r = a >= b; break;
+        case EXPR_AND: r = a && b; break;
+        case EXPR_OR: r = a || b; break;
+        default: break;
+        }
+        stack[sp - 1] = r;
+    }
+    return sp && stack[sp - 1] != 0;
+}
+
+bool schema_allowed(const bitsift_schema *s, const struct schema_op *op, int64_t v)
+{
+    if (!op->allowed_count)
+        return true;
+    for (uint32_t i = 0; i < op->allowed_count; i++)
+        if (s->allowed[op->allowed_first + i] == v)
+            return true;
+    return false;
+}
+
+/* smallest three: a component of a unit quaternion that is not the
+ * largest lies in [-1/sqrt(2), 1/sqrt(2)]; it is sent as an integer of
+ * `bits` bits spread evenly over that range. */
+#define S3_LIMIT 0.707107f
+
+float schema_s3_dequantize(uint32_t bits, uint32_t raw)
+{
+    float steps = (float)((1u << bits) - 1);
+    return (float)raw / steps * (2.0f * S3_LIMIT) - S3_LIMIT;
+}
+
+uint32_t schema_s3_quantize(uint32_t bits, float v)
+{
+    uint32_t top = (1u << bits) - 1;
+    float t = (v + S3_LIMIT) / (2.0f * S3_LIMIT);
+    if (!(t >= 0.0f))
+        t = 0.0f;
+    if (t > 1.0f)
+        t = 1.0f;
+    uint32_t q = (uint32_t)floorf(t * (float)top + 0.5f);
+    return q > top ? top : q;
+}
+
+bitsift_value_kind schema_value_kind(const struct schema_op *op)
+{
+    switch ((enum op_code)op->code) {
+    case OP_BOOL:
+        return BITSIFT_VALUE_BOOL;
+    case OP_BITS:
+    case OP_SEQ_REL:
+    case OP_ACK_REL:
+    case OP_CHECK:
+        return BITSIFT_VALUE_UINT;
+    case OP_INT:
+    case OP_INT_REL:
+    case OP_OBJ_INDEX:
+        return BITSIFT_VALUE_INT;
+    case OP_FLOAT:
+    case OP_CFLOAT:
+        return BITSIFT_VALUE_FLOAT;
+    case OP_DOUBLE:
+        return BITSIFT_VALUE_DOUBLE;
+    case OP_BYTES:
+        return BITSIFT_VALUE_BYTES;
+    case OP_STRING:
+        return BITSIFT_VALUE_STRING;
+    case OP_ENUM:
+        return BITSIFT_VALUE_ENUM;
+    default:
+        return BITSIFT_VALUE_NONE;
+    }
+}
+
+bitsift_value schema_default(const struct schema_op *op)
+{
+    if (op->has_default)
+        return op->def;
+    bitsift_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = schema_value_kind(op);
+    return v;
+}
+
+int64_t schema_value_int(const bitsift_value *v)
+{
+    switch (v->kind) {
+    case BITSIFT_VALUE_BOOL:
+        return v->b;
+    case BITSIFT_VALUE_UINT:
+        return (int64_t)v->u;
+    case BITSIFT_VALUE_INT:
+    case BITSIFT_VALUE_ENUM:
+        return v->i;
+    default:
+        return 0;
+    }
+}
+
+void schema_result_init(bitsift_result *res)
+{
+    res->status = BITSIFT_OK;
+    res->packet_type = -1;
+    res->packet_name = NULL;
+    res->bits = 0;
+    res->fields = 0;
+    res->stopped = false;
+    memset(&res->failure, 0, sizeof res->failure);
+    res->path[0] = 0;
+}
