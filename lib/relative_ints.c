@@ -6,6 +6,7 @@
  * compared at a glance.
  */
 #include "bitsift_internal.h"
+#include "relative_tiers.h"
 
 /*
  * int_relative(previous, current), d = current - previous >= 1:
@@ -18,17 +19,15 @@
  *   0 0 0 0 0 1  int(d, 4378, 69914) 17 bits                 23 bits
  *   0 0 0 0 0 0  current as 32 bits (absolute, must be > previous) 38 bits
  */
+#define TIER_ROW(min, max) {min, max},
 static const struct {
     int32_t min, max;
-} int_relative_tiers[] = {
-    {1, 1}, {2, 6}, {7, 23}, {24, 280}, {281, 4377}, {4378, 69914},
-};
-#define INT_RELATIVE_TIERS (sizeof int_relative_tiers / sizeof int_relative_tiers[0])
+} int_relative_tiers[] = {INT_RELATIVE_TIERS(TIER_ROW)};
 
 bool bitsift_read_int_relative(bitsift_reader *r, int32_t previous, int32_t *current)
 {
     uint64_t start = r->bit_pos;
-    for (size_t tier = 0; tier < INT_RELATIVE_TIERS; tier++) {
+    for (size_t tier = 0; tier < RELATIVE_TIER_COUNT; tier++) {
         bool here;
         if (!bitsift_read_bool(r, &here))
             return false;
@@ -60,7 +59,7 @@ bool bitsift_write_int_relative(bitsift_writer *w, int32_t previous, int32_t cur
         return bitsift__writer_misuse(w, BITSIFT_E_VALUE, "int_relative needs current > previous",
                                       (uint64_t)(uint32_t)previous, (uint64_t)(uint32_t)current);
     int64_t d = (int64_t)current - previous;
-    for (size_t tier = 0; tier < INT_RELATIVE_TIERS; tier++) {
+    for (size_t tier = 0; tier < RELATIVE_TIER_COUNT; tier++) {
         bool here = d <= int_relative_tiers[tier].max;
         if (!bitsift_write_bool(w, here))
             return false;
@@ -84,11 +83,7 @@ bool bitsift_write_int_relative(bitsift_writer *w, int32_t previous, int32_t cur
  */
 static const struct {
     int32_t min, max;
-} object_index_tiers[] = {
-    {1, 1}, {2, 5}, {6, 13}, {14, 29}, {30, 61}, {62, 125},
-};
-#define OBJECT_INDEX_TIERS    (sizeof object_index_tiers / sizeof object_index_tiers[0])
-#define OBJECT_INDEX_LAST_MIN 126
+} object_index_tiers[] = {OBJECT_INDEX_TIERS(TIER_ROW)};
 
 bool bitsift_read_object_index(bitsift_reader *r, int32_t previous, int32_t max_objects,
                                int32_t *current)
@@ -102,7 +97,7 @@ bool bitsift_read_object_index(bitsift_reader *r, int32_t previous, int32_t max_
                                    (uint64_t)(uint32_t)max_objects);
     int64_t d = 0;
     bool found = false;
-    for (size_t tier = 0; tier < OBJECT_INDEX_TIERS && !found; tier++) {
+    for (size_t tier = 0; tier < RELATIVE_TIER_COUNT && !found; tier++) {
         if (!bitsift_read_bool(r, &found))
             return false;
         if (found &&
@@ -152,7 +147,7 @@ bool bitsift_write_object_index(bitsift_writer *w, int32_t previous, int32_t max
     if (BITSIFT_UNLIKELY(current > max_objects))
         return bitsift__writer_misuse(w, BITSIFT_E_VALUE, "object index beyond max_objects",
                                       (uint64_t)(uint32_t)max_objects, (uint64_t)(uint32_t)current);
-    for (size_t tier = 0; tier < OBJECT_INDEX_TIERS; tier++) {
+    for (size_t tier = 0; tier < RELATIVE_TIER_COUNT; tier++) {
         bool here = d <= object_index_tiers[tier].max;
         if (!bitsift_write_bool(w, here))
             return false;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "relative_tiers.h"
 #include "validate_program.h"
 
 /* ---- reading ------------------------------------------------------------- */
@@ -113,10 +114,12 @@ struct vp_tier {
     uint8_t mask; /* the delta's width, as 2^width - 1 */
     uint8_t min;  /* the tier's first delta */
 };
-/* The field takes t + 1 + width bits: 1, 4, 6, 8, 10, 12. */
-static const struct vp_tier vp_tiers[6] = {
-    {0, 1}, {3, 2}, {7, 6}, {15, 14}, {31, 30}, {63, 62},
-};
+/* From relative_tiers.h. The field takes t + 1 + width bits: 1, 4, 6,
+ * 8, 10, 12 (vp_object_index computes it as 2t + 1 + (t != 0); the
+ * validate_diff test would catch a ladder that no longer fits that). */
+#define VP_TIER(min, max) {(1u << TIER_WIDTH(min, max)) - 1, min},
+static const struct vp_tier vp_tiers[RELATIVE_TIER_COUNT] = {OBJECT_INDEX_TIERS(VP_TIER)};
+#undef VP_TIER
 
 static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int64_t previous,
                                    int64_t max_objects, unsigned last_width, int64_t *current,
@@ -124,10 +127,10 @@ static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int6
 {
     uint64_t w = vp_window(r, *pos);
     *window = w;
-    unsigned t = (unsigned)__builtin_ctzll(w | 64);
+    unsigned t = (unsigned)__builtin_ctzll(w | (1u << RELATIVE_TIER_COUNT));
     int64_t d;
     unsigned len;
-    if (BITSIFT_LIKELY(t < 6)) {
+    if (BITSIFT_LIKELY(t < RELATIVE_TIER_COUNT)) {
         const struct vp_tier *tier = &vp_tiers[t];
         d = tier->min + (int64_t)(w >> (t + 1) & tier->mask);
         /* t + 1 + width, computed rather than loaded from the table:
@@ -135,13 +138,13 @@ static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int6
          * longer wait (validate on the bench capture: 196 -> 193 ms). */
         len = 2 * t + 1 + (t != 0);
     } else {
-        if (max_objects + 1 < 126)
+        if (max_objects + 1 < OBJECT_INDEX_LAST_MIN)
             return false;
-        uint64_t raw = vp_mask(w >> 6, last_width);
-        if (raw > (uint64_t)(max_objects + 1 - 126))
+        uint64_t raw = vp_mask(w >> RELATIVE_TIER_COUNT, last_width);
+        if (raw > (uint64_t)(max_objects + 1 - OBJECT_INDEX_LAST_MIN))
             return false;
-        d = 126 + (int64_t)raw;
-        len = 6 + last_width;
+        d = OBJECT_INDEX_LAST_MIN + (int64_t)raw;
+        len = RELATIVE_TIER_COUNT + last_width;
     }
     if (BITSIFT_UNLIKELY(*pos + len > r->bit_limit || previous + d > max_objects ||
                          d > max_objects + 1))
@@ -157,18 +160,24 @@ static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int6
  * range to check; six 0s are followed by the value itself in 32 bits,
  * which must lie after `previous` (compared as signed 32-bit).
  */
-static const uint8_t vp_rel_width[6] = {0, 3, 5, 9, 13, 17};
-static const uint32_t vp_rel_min[6] = {1, 2, 7, 24, 281, 4378};
-static const uint32_t vp_rel_span[6] = {0, 4, 16, 256, 4096, 65536};
+#define VP_REL_WIDTH(min, max) TIER_WIDTH(min, max),
+#define VP_REL_MIN(min, max) min,
+#define VP_REL_SPAN(min, max) (max) - (min),
+static const uint8_t vp_rel_width[RELATIVE_TIER_COUNT] = {INT_RELATIVE_TIERS(VP_REL_WIDTH)};
+static const uint32_t vp_rel_min[RELATIVE_TIER_COUNT] = {INT_RELATIVE_TIERS(VP_REL_MIN)};
+static const uint32_t vp_rel_span[RELATIVE_TIER_COUNT] = {INT_RELATIVE_TIERS(VP_REL_SPAN)};
+#undef VP_REL_WIDTH
+#undef VP_REL_MIN
+#undef VP_REL_SPAN
 
 static inline bool vp_int_relative(const struct vp_input *r, uint64_t *pos, int64_t previous,
                                    int64_t *current)
 {
     uint64_t w = vp_window(r, *pos);
-    unsigned t = (unsigned)__builtin_ctzll(w | 64);
+    unsigned t = (unsigned)__builtin_ctzll(w | (1u << RELATIVE_TIER_COUNT));
     int64_t value;
     unsigned len;
-    if (BITSIFT_LIKELY(t < 6)) {
+    if (BITSIFT_LIKELY(t < RELATIVE_TIER_COUNT)) {
         unsigned width = vp_rel_width[t];
         uint64_t raw = vp_mask(w >> (t + 1), width);
         if (raw > vp_rel_span[t])
@@ -178,10 +187,10 @@ static inline bool vp_int_relative(const struct vp_input *r, uint64_t *pos, int6
             return false;
         len = t + 1 + width;
     } else {
-        value = (int32_t)(uint32_t)(w >> 6);
+        value = (int32_t)(uint32_t)(w >> RELATIVE_TIER_COUNT);
         if (value <= previous)
             return false;
-        len = 6 + 32;
+        len = RELATIVE_TIER_COUNT + INT_RELATIVE_ABSOLUTE_BITS;
     }
     if (BITSIFT_UNLIKELY(*pos + len > r->bit_limit))
         return false;

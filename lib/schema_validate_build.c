@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "relative_tiers.h"
 #include "validate_program.h"
 
 /* ---- building the program ------------------------------------------------- */
@@ -317,8 +318,8 @@ static void vp_leaf_op(struct vp_builder *b, uint32_t i)
             in->x = op->base;
             in->y = op->max_objects;
             in->a = slot >= 0 ? (uint32_t)slot : VP_SCRATCH;
-            in->d = op->code == OP_OBJ_INDEX && (int64_t)op->max_objects + 1 >= 126
-                        ? bitsift_bits_required(126, (int64_t)op->max_objects + 1)
+            in->d = op->code == OP_OBJ_INDEX && (int64_t)op->max_objects + 1 >= OBJECT_INDEX_LAST_MIN
+                        ? bitsift_bits_required(OBJECT_INDEX_LAST_MIN, (int64_t)op->max_objects + 1)
                         : 0;
             return;
         }
@@ -676,7 +677,7 @@ static void vp_array(struct vp_builder *b, uint32_t i, unsigned level)
         in->x = op->max;
         in->d = op->array_kind == ARRAY_INDICES    ? bitsift_bits_required(0, op->max - 1)
                 : op->array_kind == ARRAY_SENTINEL ? count_width
-                : op->max + 1 >= 126               ? bitsift_bits_required(126, op->max + 1)
+                : op->max + 1 >= OBJECT_INDEX_LAST_MIN ? bitsift_bits_required(OBJECT_INDEX_LAST_MIN, op->max + 1)
                                                    : 0;
         vp_range(b, body, body_end, level + 1);
         vp_at(b, vp_emit(b, VP_JUMP, 0))->b = top;
