@@ -3,7 +3,7 @@
 lib_LTLIBRARIES += lib/libbitsift.la
 include_HEADERS += lib/bitsift.h
 noinst_HEADERS += lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h lib/schema_compile.h \
-	lib/relative_tiers.h \
+	lib/relative_tiers.h lib/field_types.h \
 	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h
 pkgconfig_DATA += lib/libbitsift.pc
 EXTRA_DIST += lib/libbitsift.pc.in
@@ -22,6 +22,7 @@ lib_libbitsift_la_SOURCES = \
 	lib/schema_lexer.c \
 	lib/schema_parser.c \
 	lib/schema_compile.c \
+	lib/field_types.c \
 	lib/schema_size.c \
 	lib/schema_passes.c \
 	lib/schema_build.c \

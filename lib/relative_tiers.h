@@ -33,16 +33,16 @@
 #define OBJECT_INDEX_LAST_MIN 126
 
 /* bitsift_bits_required(min, max) as a constant expression, for tables. */
-#define TIER_WIDTH(min, max)                                                                       \
+#define TIER_WIDTH(min, max) \
     ((max) == (min) ? 0 : 64 - __builtin_clzll((unsigned long long)((max) - (min))))
 
 /* Sizes in bits: the first tier is one bit; the longest int_relative is
  * six 0s and 32 bits; the longest object index six 0s and its last tier
  * (or tier 5, 12 bits, when max_objects is too small to reach it). */
-#define INT_RELATIVE_MIN_BITS 1u
-#define INT_RELATIVE_MAX_BITS (RELATIVE_TIER_COUNT + INT_RELATIVE_ABSOLUTE_BITS)
-#define OBJECT_INDEX_MIN_BITS 1u
-#define OBJECT_INDEX_SHORT_MAX_BITS (2 * (RELATIVE_TIER_COUNT - 1) + 1 + TIER_WIDTH(62, 125))
+#define INT_RELATIVE_MIN_BITS       1u
+#define INT_RELATIVE_MAX_BITS       (RELATIVE_TIER_COUNT + INT_RELATIVE_ABSOLUTE_BITS)
+#define OBJECT_INDEX_MIN_BITS       1u
+#define OBJECT_INDEX_SHORT_MAX_BITS (RELATIVE_TIER_COUNT + TIER_WIDTH(62, 125))
 static inline unsigned object_index_max_bits(int64_t max_objects)
 {
     if (max_objects + 1 < OBJECT_INDEX_LAST_MIN)

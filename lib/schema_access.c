@@ -55,15 +55,33 @@ uint64_t bitsift_schema_packet_max_bits(const bitsift_schema *s, unsigned type)
 const char *bitsift_field_type_name(bitsift_field_type t)
 {
     static const char *const names[BITSIFT_FIELD_TYPE_COUNT] = {
-        "bits",          "bool",         "uint8",
-        "uint16",        "uint32",       "uint64",
-        "int",           "float",        "double",
-        "compressed_float", "bytes",     "string",
-        "align",         "check",        "int_relative",
-        "object_index",  "sequence_relative", "ack_relative",
-        "enum",          "struct",       "array",
-        "vector",        "quaternion",   "prefix",
-        "crc",           "type",         "end_check",
+        "bits",
+        "bool",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "int",
+        "float",
+        "double",
+        "compressed_float",
+        "bytes",
+        "string",
+        "align",
+        "check",
+        "int_relative",
+        "object_index",
+        "sequence_relative",
+        "ack_relative",
+        "enum",
+        "struct",
+        "array",
+        "vector",
+        "quaternion",
+        "prefix",
+        "crc",
+        "type",
+        "end_check",
     };
     if ((unsigned)t >= BITSIFT_FIELD_TYPE_COUNT)
         return "unknown";
@@ -92,4 +110,3 @@ const char *bitsift_schema_enum_name(const bitsift_schema *s, unsigned id, int64
         return NULL;
     return schema_enum_lookup(s, op->enum_id, value);
 }
-

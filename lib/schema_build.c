@@ -155,4 +155,3 @@ bitsift_schema *bitsift_schema_load_file(const char *path, bitsift_schema_error 
     free(buf);
     return s;
 }
-

@@ -25,6 +25,7 @@
 #define BITSIFT_SCHEMA_INTERNAL_H
 
 #include "bitsift_internal.h"
+#include "field_types.h"
 
 /* Referenced values per schema (slots live on the decoder's stack). */
 #define SCHEMA_MAX_SLOTS 256
@@ -33,27 +34,10 @@
 /* Values in one `in { ... }` list and names in one enum. */
 #define SCHEMA_MAX_LIST 1024
 
-enum op_code {
-    OP_BITS,      /* bits(n), uint8..uint64: width */
-    OP_BOOL,
-    OP_INT,       /* int(min, max) */
-    OP_FLOAT,
-    OP_DOUBLE,
-    OP_CFLOAT,    /* compressed_float(fmin, fmax, res): steps, width */
-    OP_BYTES,     /* bytes(width) */
-    OP_STRING,    /* string(width = buffer size) */
-    OP_ALIGN,
-    OP_CHECK,     /* check(value) */
-    OP_INT_REL,   /* int_relative(base) */
-    OP_OBJ_INDEX, /* object_index(base, max_objects) */
-    OP_SEQ_REL,   /* sequence_relative(base) */
-    OP_ACK_REL,   /* ack_relative(base) */
-    OP_ENUM,      /* int(min, max) named by enums[enum_id] */
-    OP_SMALLEST3, /* smallest_three(width): fields id + 1 .. id + 5 */
-    OP_STRUCT,    /* also vectors and plain quaternions */
-    OP_ARRAY,
-    OP_IF
-};
+/* The op codes, one per row of the field-type table (field_types.h). */
+#define FIELD_OP_CODE(op, ...) op,
+enum op_code { SCHEMA_FIELD_TYPES(FIELD_OP_CODE) OP_CODE_COUNT };
+#undef FIELD_OP_CODE
 
 /* How an array finds its elements. */
 enum array_kind {
@@ -174,6 +158,31 @@ enum visit_kind {
     VISIT_IF
 };
 
+/*
+ * Per-type facts from the field-type table (field_types.c).
+ */
+/* The schema keyword of an op code ("int", "compressed_float"). */
+const char *field_keyword(enum op_code code);
+/* The smallest and largest bits a leaf op takes (containers: 0, 0). */
+void field_size(const struct schema_op *op, uint64_t *min, uint64_t *max);
+/* What a decode with a visitor does with an op of this code. */
+enum visit_kind field_visit(enum op_code code);
+/* One raw window of a leaf: `width` bits (0..57), accepted when
+ * raw - lo <= span (unsigned), value base + raw. */
+struct field_window {
+    uint32_t width;
+    uint64_t lo, span;
+    int64_t base;
+};
+/* The windows a leaf op reads as (its row's `raw`), into out[0..3]: how
+ * many, or 0 when it is not read that way (RAW_NONE, wider than 57 bits,
+ * an enum that is not dense inside its range, an empty int range).
+ * `keeps_value` is whether base + raw is the value a slot keeps (not for
+ * floats and quaternions). The value list (allowed_count) is the caller's
+ * to check. */
+unsigned field_raw_windows(const bitsift_schema *s, const struct schema_op *op,
+                           struct field_window out[4], bool *keeps_value);
+
 /* Conditions that schema_eval answers without the expression stack. */
 enum cond_shape {
     COND_EXPR,    /* anything else: evaluate the expression */
@@ -269,11 +278,6 @@ struct bitsift_schema {
     struct string_block *blocks;
 };
 
-/* For an enum field (OP_ENUM) whose enum is dense and lies inside the
- * field's int(min, max): the raw values with a name are lo..lo + span
- * (raw = value - min). False for any other enum field. */
-bool schema_enum_raw_range(const bitsift_schema *s, const struct schema_op *op, uint64_t *lo,
-                           uint64_t *span);
 /* Name of an enum value, NULL when it has none. */
 const char *schema_enum_lookup(const bitsift_schema *s, int32_t enum_id, int64_t value);
 /* Value of an enum name; false when the enum has no such name. */

@@ -65,67 +65,23 @@ static struct schema_leaf leaf_read(uint32_t width, uint64_t lo, uint64_t span, 
 }
 
 /* The reads that check a leaf op exactly as the decoder's read_leaf_value
- * does, into out[0..3]; 0 when the op cannot join a run (containers,
- * aligned and relative fields, value lists, non-dense enums, widths above
- * the 57 bits one load gives, floats whose value a later field uses). */
+ * does, into out[0..3]: its raw windows (field_raw_windows); 0 when the op
+ * cannot join a run (containers, aligned and relative fields, value lists,
+ * non-dense enums, widths above 57 bits, floats whose value a later field
+ * uses). */
 static uint32_t leaf_reads(const bitsift_schema *s, const struct schema_op *op,
                            struct schema_leaf out[4])
 {
+    struct field_window w[4];
+    bool keeps_value;
     if (op->allowed_count)
         return 0;
-    switch ((enum op_code)op->code) {
-    case OP_BITS:
-        if (op->width < 1 || op->width > 57)
-            return 0;
-        out[0] = leaf_read(op->width, 0, UINT64_MAX, 0, op->slot);
-        return 1;
-    case OP_BOOL:
-        out[0] = leaf_read(1, 0, UINT64_MAX, 0, op->slot);
-        return 1;
-    case OP_INT:
-    case OP_ENUM: {
-        if (op->min > op->max)
-            return 0;
-        unsigned width = bitsift_bits_required(op->min, op->max);
-        uint64_t lo = 0, span = (uint64_t)op->max - (uint64_t)op->min;
-        if (width > 57)
-            return 0;
-        if (op->code == OP_ENUM) {
-            /* A dense enum names first .. first + count - 1: the raw
-             * values that have a name are a range inside [0, span]. */
-            const struct schema_enum *e = &s->enums[op->enum_id];
-            if (!e->dense || !e->count)
-                return 0;
-            int64_t first = s->enum_values[e->first].value;
-            int64_t last = s->enum_values[e->first + e->count - 1].value;
-            if (first < op->min || last > op->max)
-                return 0;
-            lo = (uint64_t)first - (uint64_t)op->min;
-            span = (uint64_t)last - (uint64_t)first;
-        }
-        out[0] = leaf_read(width, lo, span, op->min, op->slot);
-        return 1;
-    }
-    case OP_CFLOAT:
-        if (op->slot >= 0 || op->width > 57)
-            return 0;
-        out[0] = leaf_read(op->width, 0, op->steps, 0, -1);
-        return 1;
-    case OP_FLOAT:
-        if (op->slot >= 0)
-            return 0;
-        out[0] = leaf_read(32, 0, UINT64_MAX, 0, -1);
-        return 1;
-    case OP_SMALLEST3:
-        if (op->slot >= 0 || op->width < 1 || op->width > 57)
-            return 0;
-        out[0] = leaf_read(2, 0, UINT64_MAX, 0, -1);
-        for (int k = 1; k < 4; k++)
-            out[k] = leaf_read(op->width, 0, UINT64_MAX, 0, -1);
-        return 4;
-    default:
+    unsigned n = field_raw_windows(s, op, w, &keeps_value);
+    if (op->slot >= 0 && (!keeps_value || n != 1))
         return 0;
-    }
+    for (unsigned k = 0; k < n; k++)
+        out[k] = leaf_read(w[k].width, w[k].lo, w[k].span, w[k].base, op->slot);
+    return n;
 }
 
 void schema_fuse_leaf_runs(bitsift_schema *s)
@@ -206,66 +162,19 @@ void schema_prepare_visit(bitsift_schema *s)
         struct schema_op *op = &s->ops[i];
         unsigned width = 0;
         uint64_t lo = 0, span = UINT64_MAX;
-        enum visit_kind kind = VISIT_LEAF;
-        switch ((enum op_code)op->code) {
-        case OP_STRUCT:
-            kind = VISIT_STRUCT;
-            break;
-        case OP_ARRAY:
-            kind = VISIT_ARRAY;
-            break;
-        case OP_IF:
-            kind = VISIT_IF;
-            break;
-        case OP_BITS:
-            if (op->width >= 1 && op->width <= 57) {
-                kind = VISIT_UINT;
-                width = op->width;
-            }
-            break;
-        case OP_BOOL:
-            kind = VISIT_BOOL;
-            width = 1;
-            break;
-        case OP_INT:
-        case OP_ENUM:
-            if (op->min > op->max || bitsift_bits_required(op->min, op->max) > 57)
-                break;
-            width = bitsift_bits_required(op->min, op->max);
-            span = (uint64_t)op->max - (uint64_t)op->min;
-            if (op->code == OP_INT) {
-                kind = VISIT_INT;
-                break;
-            }
-            /* A dense enum inside its range: the raw values with a name
-             * are a range inside [0, span]. */
-            if (!schema_enum_raw_range(s, op, &lo, &span))
-                break;
-            kind = VISIT_ENUM;
-            op->visit_names = s->enums[op->enum_id].first;
-            break;
-        case OP_CFLOAT:
-            if (op->width <= 57) {
-                kind = VISIT_CFLOAT;
-                width = op->width;
-                span = op->steps;
-            }
-            break;
-        case OP_FLOAT:
-            kind = VISIT_FLOAT;
-            width = 32;
-            break;
-        case OP_OBJ_INDEX:
-            kind = VISIT_OBJECT_INDEX;
-            break;
-        case OP_CHECK:
-            kind = VISIT_CHECK;
-            break;
-        case OP_SMALLEST3:
-            kind = VISIT_QUATERNION;
-            break;
-        default:
-            break;
+        enum visit_kind kind = field_visit((enum op_code)op->code);
+        struct field_window w[4];
+        bool keeps_value;
+        unsigned windows = field_raw_windows(s, op, w, &keeps_value);
+        if (windows == 1) {
+            /* A leaf read in one step. */
+            width = w[0].width;
+            lo = w[0].lo;
+            span = w[0].span;
+            if (kind == VISIT_ENUM)
+                op->visit_names = s->enums[op->enum_id].first;
+        } else if (kind < VISIT_OBJECT_INDEX) {
+            kind = VISIT_LEAF; /* not one window: the general path */
         }
         /* A value list is checked on the general path. */
         if (op->allowed_count && kind < VISIT_STRUCT)
@@ -278,8 +187,8 @@ void schema_prepare_visit(bitsift_schema *s)
         /* Reported as absent when its branch is skipped (containers are
          * passed over whole; alignment, checks and quaternions are not
          * values). */
-        op->visit_absent = kind < VISIT_STRUCT && op->code != OP_ALIGN &&
-                           op->code != OP_CHECK && op->code != OP_SMALLEST3;
+        op->visit_absent = kind < VISIT_STRUCT && op->code != OP_ALIGN && op->code != OP_CHECK &&
+                           op->code != OP_SMALLEST3;
         /* The name with zeros after it, so that a path takes it in one
          * 16-byte move (names of 16 bytes or more are copied exactly). */
         memset(op->visit_name, 0, sizeof op->visit_name);

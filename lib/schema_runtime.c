@@ -12,21 +12,6 @@
 
 /* ---- run-time helpers ---------------------------------------------------- */
 
-bool schema_enum_raw_range(const bitsift_schema *s, const struct schema_op *op, uint64_t *lo,
-                           uint64_t *span)
-{
-    const struct schema_enum *e = &s->enums[op->enum_id];
-    if (!e->dense || !e->count)
-        return false;
-    int64_t first = s->enum_values[e->first].value;
-    int64_t last = s->enum_values[e->first + e->count - 1].value;
-    if (first < op->min || last > op->max)
-        return false;
-    *lo = (uint64_t)first - (uint64_t)op->min;
-    *span = (uint64_t)last - (uint64_t)first;
-    return true;
-}
-
 const char *schema_enum_lookup(const bitsift_schema *s, int32_t enum_id, int64_t value)
 {
     const struct schema_enum *e = &s->enums[enum_id];
@@ -113,15 +98,32 @@ bool schema_eval(const bitsift_schema *s, const struct schema_op *op, const int6
         a = stack[sp - 1];
         int64_t r = 0;
         switch (e->code) {
-        case EXPR_EQ: r = a == b; break;
-        case EXPR_NE: r = a != b; break;
-        case EXPR_LT: r = a < b; break;
-        case EXPR_LE: r = a <= b; break;
-        case EXPR_GT: r = a > b; break;
-        case EXPR_GE: r = a >= b; break;
-        case EXPR_AND: r = a && b; break;
-        case EXPR_OR: r = a || b; break;
-        default: break;
+        case EXPR_EQ:
+            r = a == b;
+            break;
+        case EXPR_NE:
+            r = a != b;
+            break;
+        case EXPR_LT:
+            r = a < b;
+            break;
+        case EXPR_LE:
+            r = a <= b;
+            break;
+        case EXPR_GT:
+            r = a > b;
+            break;
+        case EXPR_GE:
+            r = a >= b;
+            break;
+        case EXPR_AND:
+            r = a && b;
+            break;
+        case EXPR_OR:
+            r = a || b;
+            break;
+        default:
+            break;
         }
         stack[sp - 1] = r;
     }
@@ -159,36 +161,6 @@ uint32_t schema_s3_quantize(uint32_t bits, float v)
         t = 1.0f;
     uint32_t q = (uint32_t)floorf(t * (float)top + 0.5f);
     return q > top ? top : q;
-}
-
-bitsift_value_kind schema_value_kind(const struct schema_op *op)
-{
-    switch ((enum op_code)op->code) {
-    case OP_BOOL:
-        return BITSIFT_VALUE_BOOL;
-    case OP_BITS:
-    case OP_SEQ_REL:
-    case OP_ACK_REL:
-    case OP_CHECK:
-        return BITSIFT_VALUE_UINT;
-    case OP_INT:
-    case OP_INT_REL:
-    case OP_OBJ_INDEX:
-        return BITSIFT_VALUE_INT;
-    case OP_FLOAT:
-    case OP_CFLOAT:
-        return BITSIFT_VALUE_FLOAT;
-    case OP_DOUBLE:
-        return BITSIFT_VALUE_DOUBLE;
-    case OP_BYTES:
-        return BITSIFT_VALUE_BYTES;
-    case OP_STRING:
-        return BITSIFT_VALUE_STRING;
-    case OP_ENUM:
-        return BITSIFT_VALUE_ENUM;
-    default:
-        return BITSIFT_VALUE_NONE;
-    }
 }
 
 bitsift_value schema_default(const struct schema_op *op)

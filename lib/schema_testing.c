@@ -18,8 +18,8 @@ bitsift_error bitsift__decode_interpreted(const bitsift_schema *s, const void *p
         res->failure.why = "no schema or no packet";
         return res->status;
     }
-    return schema_decode(s, packet, size, (flags & ~SCHEMA_DECODE_NO_PATHS) | SCHEMA_DECODE_INTERPRETER,
-                         NULL, res);
+    return schema_decode(s, packet, size,
+                         (flags & ~SCHEMA_DECODE_NO_PATHS) | SCHEMA_DECODE_INTERPRETER, NULL, res);
 }
 
 /* The program's decision for the tests, through one build of the

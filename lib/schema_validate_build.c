@@ -35,7 +35,7 @@ struct vp_builder {
     uint32_t run; /* the run that leaves join, VP_NONE */
     struct vp_pending *pend;
     uint32_t pend_count;
-    bool failed;  /* out of memory, or a shape left to the interpreter */
+    bool failed; /* out of memory, or a shape left to the interpreter */
     struct vp_insn scratch;
 };
 
@@ -214,76 +214,31 @@ static void vp_leaf_op(struct vp_builder *b, uint32_t i)
         b->failed = true;
         return;
     }
-    /* Kinds whose slot stays 0 (read_leaf_value keeps 0 for them). */
     int32_t slot = op->slot;
     bool plain = op->allowed_count == 0;
-    switch ((enum op_code)op->code) {
-    case OP_BITS:
-        if (plain && op->width >= 1 && op->width <= 57) {
-            vp_run_read(b, op->width, 0, UINT64_MAX, 0, slot);
-            vp_run(b)->fields++;
-            return;
-        }
-        break;
-    case OP_BOOL:
-        if (plain) {
-            vp_run_read(b, 1, 0, UINT64_MAX, 0, slot);
-            vp_run(b)->fields++;
-            return;
-        }
-        break;
-    case OP_INT:
-    case OP_ENUM: {
-        if (op->min > op->max) {
+    if ((op->code == OP_INT || op->code == OP_ENUM) && op->min >= op->max) {
+        bool ok = op->min == op->max && schema_allowed(s, op, op->min) &&
+                  (op->code == OP_INT || schema_enum_lookup(s, op->enum_id, op->min));
+        /* Nothing is read; the value is min, which must be allowed and,
+         * for an enum, named: decided now. An empty range holds nothing. */
+        if (ok)
+            vp_set(b, slot, op->min, 1);
+        else
             vp_emit(b, VP_FAIL, 0);
-            return;
-        }
-        if (op->min == op->max) {
-            /* Nothing is read; the value is min, which must be allowed
-             * and, for an enum, named: decided now. */
-            bool ok = schema_allowed(s, op, op->min) &&
-                      (op->code == OP_INT || schema_enum_lookup(s, op->enum_id, op->min));
-            if (ok)
-                vp_set(b, slot, op->min, 1);
-            else
-                vp_emit(b, VP_FAIL, 0);
-            return;
-        }
-        unsigned width = bitsift_bits_required(op->min, op->max);
-        uint64_t lo = 0, span = (uint64_t)op->max - (uint64_t)op->min;
-        if (!plain || width > 57)
-            break;
-        /* A dense enum: the raw values with a name are one range. */
-        if (op->code == OP_ENUM && !schema_enum_raw_range(s, op, &lo, &span))
-            break;
-        vp_run_read(b, width, lo, span, op->min, slot);
+        return;
+    }
+    /* A leaf whose check is a range of raw values joins the open run (no
+     * value list or slot applies to a quaternion; a float keeps no slot). */
+    struct field_window w[4];
+    bool keeps_value;
+    unsigned windows = field_raw_windows(s, op, w, &keeps_value);
+    if (windows && (plain || op->code == OP_SMALLEST3)) {
+        for (unsigned k = 0; k < windows; k++)
+            vp_run_read(b, w[k].width, w[k].lo, w[k].span, w[k].base, keeps_value ? slot : -1);
         vp_run(b)->fields++;
         return;
     }
-    case OP_CFLOAT:
-        if (plain && op->width >= 1 && op->width <= 57) {
-            vp_run_read(b, op->width, 0, op->steps, 0, -1);
-            vp_run(b)->fields++;
-            return;
-        }
-        break;
-    case OP_FLOAT:
-        if (plain) {
-            vp_run_read(b, 32, 0, UINT64_MAX, 0, -1);
-            vp_run(b)->fields++;
-            return;
-        }
-        break;
-    case OP_SMALLEST3:
-        /* No value list or slot applies to a quaternion. */
-        if (op->width >= 1 && op->width <= 57) {
-            vp_run_read(b, 2, 0, UINT64_MAX, 0, -1);
-            for (int k = 0; k < 3; k++)
-                vp_run_read(b, op->width, 0, UINT64_MAX, 0, -1);
-            vp_run(b)->fields++;
-            return;
-        }
-        break;
+    switch ((enum op_code)op->code) {
     case OP_ALIGN:
         if (plain) {
             vp_emit(b, VP_ALIGN, 1);
@@ -318,9 +273,10 @@ static void vp_leaf_op(struct vp_builder *b, uint32_t i)
             in->x = op->base;
             in->y = op->max_objects;
             in->a = slot >= 0 ? (uint32_t)slot : VP_SCRATCH;
-            in->d = op->code == OP_OBJ_INDEX && (int64_t)op->max_objects + 1 >= OBJECT_INDEX_LAST_MIN
-                        ? bitsift_bits_required(OBJECT_INDEX_LAST_MIN, (int64_t)op->max_objects + 1)
-                        : 0;
+            in->d =
+                op->code == OP_OBJ_INDEX && (int64_t)op->max_objects + 1 >= OBJECT_INDEX_LAST_MIN
+                    ? bitsift_bits_required(OBJECT_INDEX_LAST_MIN, (int64_t)op->max_objects + 1)
+                    : 0;
             return;
         }
         break;
@@ -400,8 +356,8 @@ static bool vp_is_case_start(const bitsift_schema *s, uint32_t i, uint32_t j, ui
  * (lo..hi, distinct): when each checks at most one group, one
  * VP_SELECT_RUN with a table of their runs instead, so that an element
  * pays for one case rather than for all of them. */
-static void vp_select_run(struct vp_builder *b, uint32_t first, uint32_t n, int64_t lo,
-                          int64_t hi, int32_t slot)
+static void vp_select_run(struct vp_builder *b, uint32_t first, uint32_t n, int64_t lo, int64_t hi,
+                          int32_t slot)
 {
     struct validate_program *p = b->p;
     for (uint32_t k = 0; k < n; k++)
@@ -549,9 +505,8 @@ static void vp_if(struct vp_builder *b, uint32_t i, unsigned level)
             b->failed = true;
             return;
         }
-        jump = vp_emit(b, op->cond_shape == COND_ZERO || op->cond_shape == COND_EQ ? VP_IF_EQ
-                                                                                  : VP_IF_NE,
-                       0);
+        jump = vp_emit(
+            b, op->cond_shape == COND_ZERO || op->cond_shape == COND_EQ ? VP_IF_EQ : VP_IF_NE, 0);
         vp_at(b, jump)->a = (uint32_t)op->cond_slot;
         vp_at(b, jump)->x =
             op->cond_shape == COND_EQ || op->cond_shape == COND_NE ? op->cond_value : 0;
@@ -677,8 +632,9 @@ static void vp_array(struct vp_builder *b, uint32_t i, unsigned level)
         in->x = op->max;
         in->d = op->array_kind == ARRAY_INDICES    ? bitsift_bits_required(0, op->max - 1)
                 : op->array_kind == ARRAY_SENTINEL ? count_width
-                : op->max + 1 >= OBJECT_INDEX_LAST_MIN ? bitsift_bits_required(OBJECT_INDEX_LAST_MIN, op->max + 1)
-                                                   : 0;
+                : op->max + 1 >= OBJECT_INDEX_LAST_MIN
+                    ? bitsift_bits_required(OBJECT_INDEX_LAST_MIN, op->max + 1)
+                    : 0;
         vp_range(b, body, body_end, level + 1);
         vp_at(b, vp_emit(b, VP_JUMP, 0))->b = top;
         vp_at(b, step)->b = vp_label(b);
@@ -697,8 +653,9 @@ static void vp_range(struct vp_builder *b, uint32_t first, uint32_t end, unsigne
     for (uint32_t i = first; i < end && !b->failed;) {
         const struct schema_op *op = &s->ops[i];
         bool container = op->code == OP_STRUCT || op->code == OP_ARRAY || op->code == OP_IF;
-        if (container && (op->end <= i || op->end > end ||
-                          (op->code == OP_IF && (op->else_start <= i || op->else_start > op->end)))) {
+        if (container &&
+            (op->end <= i || op->end > end ||
+             (op->code == OP_IF && (op->else_start <= i || op->else_start > op->end)))) {
             b->failed = true; /* not a shape the interpreter walks either */
             return;
         }
@@ -953,4 +910,3 @@ struct validate_program *schema_validate_build(const bitsift_schema *s)
     b.p->bmi2 = schema_validate_cpu_has_bmi2();
     return b.p;
 }
-

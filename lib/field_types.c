@@ -1,0 +1,126 @@
+/*
+ * field_types.c -- the per-type facts of the field-type table
+ * (field_types.h) as functions: keyword, value kind, size on the wire,
+ * the visitor's handling, and the raw windows that the leaf runs, the
+ * visitor's one-step leaves and the validation program read a leaf as.
+ */
+#include "schema_internal.h"
+
+#define KEYWORD_ROW(op, keyword, ...) [op] = #keyword,
+static const char *const keywords[OP_CODE_COUNT] = {SCHEMA_FIELD_TYPES(KEYWORD_ROW)};
+#undef KEYWORD_ROW
+
+const char *field_keyword(enum op_code code)
+{
+    return (unsigned)code < OP_CODE_COUNT ? keywords[code] : "unknown";
+}
+
+bitsift_value_kind schema_value_kind(const struct schema_op *op)
+{
+#define VALUE_ROW(op, keyword, field, value, ...) [op] = BITSIFT_VALUE_##value,
+    static const uint8_t kinds[OP_CODE_COUNT] = {SCHEMA_FIELD_TYPES(VALUE_ROW)};
+#undef VALUE_ROW
+    return op->code < OP_CODE_COUNT ? (bitsift_value_kind)kinds[op->code] : BITSIFT_VALUE_NONE;
+}
+
+enum visit_kind field_visit(enum op_code code)
+{
+#define VISIT_ROW(op, keyword, field, value, min, max, raw, visit) [op] = visit,
+    static const uint8_t visits[OP_CODE_COUNT] = {SCHEMA_FIELD_TYPES(VISIT_ROW)};
+#undef VISIT_ROW
+    return (unsigned)code < OP_CODE_COUNT ? (enum visit_kind)visits[code] : VISIT_LEAF;
+}
+
+void field_size(const struct schema_op *op, uint64_t *min, uint64_t *max)
+{
+    switch ((enum op_code)op->code) {
+#define SIZE_ROW(code, keyword, field, value, lo, hi, raw, visit) \
+    case code:                                                    \
+        *min = (lo);                                              \
+        *max = (hi);                                              \
+        return;
+        SCHEMA_FIELD_TYPES(SIZE_ROW)
+#undef SIZE_ROW
+    case OP_CODE_COUNT:
+        break;
+    }
+    *min = *max = 0;
+}
+
+static enum field_raw raw_of(enum op_code code)
+{
+#define RAW_ROW(op, keyword, field, value, min, max, raw, visit) [op] = raw,
+    static const uint8_t raws[OP_CODE_COUNT] = {SCHEMA_FIELD_TYPES(RAW_ROW)};
+#undef RAW_ROW
+    return (unsigned)code < OP_CODE_COUNT ? (enum field_raw)raws[code] : RAW_NONE;
+}
+
+/* One 64-bit load holds any 57 bits whatever their first bit's offset. */
+#define FIELD_WINDOW_MAX 57
+
+static struct field_window window(uint64_t width, uint64_t lo, uint64_t span, int64_t base)
+{
+    struct field_window w = {(uint32_t)width, lo, span, base};
+    return w;
+}
+
+/* For an enum field whose enum is dense and lies inside the field's
+ * int(min, max): the raw values with a name are lo..lo + span
+ * (raw = value - min). False for any other enum field. */
+static bool enum_raw_range(const bitsift_schema *s, const struct schema_op *op, uint64_t *lo,
+                           uint64_t *span)
+{
+    const struct schema_enum *e = &s->enums[op->enum_id];
+    if (!e->dense || !e->count)
+        return false;
+    int64_t first = s->enum_values[e->first].value;
+    int64_t last = s->enum_values[e->first + e->count - 1].value;
+    if (first < op->min || last > op->max)
+        return false;
+    *lo = (uint64_t)first - (uint64_t)op->min;
+    *span = (uint64_t)last - (uint64_t)first;
+    return true;
+}
+
+unsigned field_raw_windows(const bitsift_schema *s, const struct schema_op *op,
+                           struct field_window out[4], bool *keeps_value)
+{
+    uint64_t width, unused;
+    field_size(op, &width, &unused);
+    bitsift_value_kind kind = schema_value_kind(op);
+    *keeps_value = kind == BITSIFT_VALUE_UINT || kind == BITSIFT_VALUE_BOOL ||
+                   kind == BITSIFT_VALUE_INT || kind == BITSIFT_VALUE_ENUM;
+    switch (raw_of((enum op_code)op->code)) {
+    case RAW_ANY:
+        if (width < 1 || width > FIELD_WINDOW_MAX)
+            return 0;
+        out[0] = window(width, 0, UINT64_MAX, 0);
+        return 1;
+    case RAW_RANGE:
+    case RAW_ENUM: {
+        if (op->min > op->max || width > FIELD_WINDOW_MAX)
+            return 0;
+        uint64_t lo = 0, span = (uint64_t)op->max - (uint64_t)op->min;
+        if (op->code == OP_ENUM && !enum_raw_range(s, op, &lo, &span))
+            return 0;
+        out[0] = window(width, lo, span, op->min);
+        return 1;
+    }
+    case RAW_STEPS:
+        if (width > FIELD_WINDOW_MAX)
+            return 0;
+        out[0] = window(width, 0, op->steps, 0);
+        return 1;
+    case RAW_QUAT:
+        /* Any raw values make a quaternion. */
+        if (op->width < 1 || op->width > FIELD_WINDOW_MAX)
+            return 0;
+        out[0] = window(2, 0, UINT64_MAX, 0);
+        for (int k = 1; k < 4; k++)
+            out[k] = window(op->width, 0, UINT64_MAX, 0);
+        return 4;
+    case RAW_NONE:
+        break;
+    }
+    return 0;
+}
