@@ -3,7 +3,7 @@
 lib_LTLIBRARIES += lib/libbitsift.la
 include_HEADERS += lib/bitsift.h
 noinst_HEADERS += lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h lib/schema_compile.h \
-	lib/relative_tiers.h lib/field_types.h \
+	lib/relative_tiers.h lib/field_types.h lib/field_read.h \
 	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h
 pkgconfig_DATA += lib/libbitsift.pc
 EXTRA_DIST += lib/libbitsift.pc.in

@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "schema_internal.h"
+#include "field_read.h"
 
 /* The per-field steps of a visited decode are small and run ~100 times a
  * packet: keep them inside their callers' loops. */
@@ -333,17 +333,6 @@ static bool fail(struct decoder *d, bitsift_error kind, uint64_t bit, const char
 
 /* ---- one leaf ----------------------------------------------------------------- */
 
-static bool base_of(struct decoder *d, const struct schema_op *op, int64_t lo, int64_t hi,
-                    int64_t *base)
-{
-    int64_t b = op->base_kind == BASE_CONST ? op->base : d->slots[op->base_slot];
-    if (b < lo || b > hi)
-        return fail(d, BITSIFT_E_RANGE, d->r.bit_pos, "relative base out of range", (uint64_t)hi,
-                    (uint64_t)b);
-    *base = b;
-    return true;
-}
-
 /* compressed_float's read side, as bitsift__compressed_float_dequantize
  * computes it (the same float operations in the same order; the library
  * is built with -ffp-contract=off, so no multiply-add fuses them): inline
@@ -355,18 +344,6 @@ static inline float dequantize(const struct schema_op *op, uint32_t raw)
     float n = (float)raw / (float)op->steps;
     float s = n * delta;
     return s + op->fmin;
-}
-
-/* An enum value's name: O(1) for an enum whose values are consecutive. */
-static inline const char *enum_name(const bitsift_schema *s, int32_t enum_id, int64_t value)
-{
-    const struct schema_enum *e = &s->enums[enum_id];
-    if (BITSIFT_LIKELY(e->dense)) {
-        const struct schema_enum_value *v = s->enum_values + e->first;
-        uint64_t k = (uint64_t)value - (uint64_t)v[0].value;
-        return k < e->count ? v[k].name : NULL;
-    }
-    return schema_enum_lookup(s, enum_id, value);
 }
 
 /* A part of a smallest-three quaternion (a plain, non-element leaf),
@@ -458,125 +435,15 @@ static bool read_leaf_value(struct decoder *d, const struct schema_op *op)
 {
     bitsift_reader *r = &d->r;
     uint64_t at = r->bit_pos;
-    bitsift_value *v = value_start(d, BITSIFT_VALUE_NONE);
-    int64_t as_int = 0;
-    switch ((enum op_code)op->code) {
-    case OP_BITS:
-        if (!bitsift_read_bits(r, op->width, &v->u))
-            return false;
-        v->kind = BITSIFT_VALUE_UINT;
-        as_int = (int64_t)v->u;
-        break;
-    case OP_BOOL:
-        if (!bitsift_read_bool(r, &v->b))
-            return false;
-        v->kind = BITSIFT_VALUE_BOOL;
-        as_int = v->b;
-        break;
-    case OP_INT:
-        if (!bitsift_read_int(r, op->min, op->max, &v->i))
-            return false;
-        v->kind = BITSIFT_VALUE_INT;
-        as_int = v->i;
-        break;
-    case OP_ENUM:
-        if (!bitsift_read_int(r, op->min, op->max, &v->i))
-            return false;
-        v->kind = BITSIFT_VALUE_ENUM;
-        v->name = enum_name(d->s, op->enum_id, v->i);
-        if (!v->name)
-            return fail(d, BITSIFT_E_RANGE, at, "value has no name in its enum",
-                        (uint64_t)(op->max - op->min), (uint64_t)(v->i - op->min));
-        as_int = v->i;
-        break;
-    case OP_FLOAT:
-        if (!bitsift_read_float(r, &v->f))
-            return false;
-        v->kind = BITSIFT_VALUE_FLOAT;
-        break;
-    case OP_DOUBLE:
-        if (!bitsift_read_double(r, &v->d))
-            return false;
-        v->kind = BITSIFT_VALUE_DOUBLE;
-        break;
-    case OP_CFLOAT: {
-        uint64_t raw;
-        if (!bitsift_read_bits(r, op->width, &raw))
-            return false;
-        if (raw > op->steps)
-            return fail(d, BITSIFT_E_RANGE, at, "compressed float above its step count",
-                        op->steps, raw);
-        v->kind = BITSIFT_VALUE_FLOAT;
-        /* Validation needs only the range check: skip the arithmetic. */
-        if (WANT_FIELDS(d))
-            v->f = dequantize(op, (uint32_t)raw);
-        v->raw = raw;
-        v->has_raw = true;
-        break;
-    }
-    case OP_BYTES:
-        if (!bitsift_read_bytes_view(r, op->width, &v->data))
-            return false;
-        v->kind = BITSIFT_VALUE_BYTES;
-        v->size = op->width;
-        break;
-    case OP_STRING:
-        if (!bitsift_read_string_view(r, op->width, &v->data, &v->size))
-            return false;
-        v->kind = BITSIFT_VALUE_STRING;
-        break;
-    case OP_ALIGN:
-        if (!bitsift_read_align(r))
-            return false;
-        break;
-    case OP_CHECK:
-        if (!bitsift_read_check(r, op->check))
-            return false;
-        v->kind = BITSIFT_VALUE_UINT;
-        v->u = op->check;
-        break;
-    case OP_INT_REL: {
-        int64_t base = 0;
-        int32_t cur;
-        if (!base_of(d, op, INT32_MIN, INT32_MAX, &base) ||
-            !bitsift_read_int_relative(r, (int32_t)base, &cur))
-            return false;
-        v->kind = BITSIFT_VALUE_INT;
-        v->i = as_int = cur;
-        break;
-    }
-    case OP_OBJ_INDEX: {
-        int64_t base = 0;
-        int32_t cur;
-        if (!base_of(d, op, INT32_MIN, INT32_MAX, &base) ||
-            !bitsift_read_object_index(r, (int32_t)base, op->max_objects, &cur))
-            return false;
-        v->kind = BITSIFT_VALUE_INT;
-        v->i = as_int = cur;
-        break;
-    }
-    case OP_SEQ_REL:
-    case OP_ACK_REL: {
-        int64_t base = 0;
-        uint16_t cur;
-        if (!base_of(d, op, 0, 65535, &base))
-            return false;
-        if (op->code == OP_SEQ_REL ? !bitsift_read_sequence_relative(r, (uint16_t)base, &cur)
-                                   : !bitsift_read_ack_relative(r, (uint16_t)base, &cur))
-            return false;
-        v->kind = BITSIFT_VALUE_UINT;
-        v->u = cur;
-        as_int = cur;
-        break;
-    }
-    case OP_SMALLEST3:
+    if (op->code == OP_SMALLEST3)
         return read_smallest_three(d, op, at);
-    default:
-        return fail(d, BITSIFT_E_SCHEMA, at, "bad op", 0, op->code);
-    }
-    if (op->allowed_count && !schema_allowed(d->s, op, as_int))
-        return fail(d, BITSIFT_E_RANGE, at, "value not allowed by the schema",
-                    (uint64_t)d->s->allowed[op->allowed_first], (uint64_t)as_int);
+    bitsift_value *v = value_start(d, BITSIFT_VALUE_NONE);
+    int64_t as_int;
+    if (!field_read_leaf(d->s, r, op, d->slots, v, &as_int))
+        return false;
+    /* Validation needs only the range check: skip the arithmetic. */
+    if (op->code == OP_CFLOAT && WANT_FIELDS(d))
+        v->f = dequantize(op, (uint32_t)v->raw);
     if (op->slot >= 0)
         d->slots[op->slot] = as_int;
     d->fields++;
@@ -692,7 +559,7 @@ static HOT_INLINE bool visit_object_index(struct decoder *d, const struct schema
     uint64_t at = r->bit_pos;
     int64_t base = 0;
     int32_t cur;
-    if (!base_of(d, op, INT32_MIN, INT32_MAX, &base) ||
+    if (!field_base(r, op, d->slots, INT32_MIN, INT32_MAX, &base) ||
         !bitsift_read_object_index(r, (int32_t)base, op->max_objects, &cur))
         return leaf_failed(d, op);
     bitsift_value *v = value_start(d, BITSIFT_VALUE_INT);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "field_read.h"
 #include "relative_tiers.h"
 #include "validate_program.h"
 
@@ -240,115 +241,21 @@ static inline bool vp_check_marker(const struct vp_input *r, uint64_t *pos, uint
     return true;
 }
 
-static bool vp_base(const struct schema_op *op, const int64_t *slots, int64_t lo, int64_t hi,
-                    int64_t *base)
-{
-    int64_t b = op->base_kind == BASE_CONST ? op->base : slots[op->base_slot];
-    *base = b;
-    return b >= lo && b <= hi;
-}
-
-/* A field the program does not read itself: exactly what the op
- * interpreter's read_leaf_value checks and keeps, through the same
- * library readers, with no value built. */
+/* A field the program does not read itself: through the op interpreter's
+ * own leaf reader (field_read.h), with the value built and dropped. */
 static bool vp_leaf(const bitsift_schema *s, bitsift_reader *r, const struct schema_op *op,
                     int64_t *slots)
 {
-    int64_t as_int = 0, i = 0, base = 0;
-    uint64_t u = 0;
-    const uint8_t *view;
-    size_t len;
-    bool flag;
-    switch ((enum op_code)op->code) {
-    case OP_BITS:
-        if (!bitsift_read_bits(r, op->width, &u))
-            return false;
-        as_int = (int64_t)u;
-        break;
-    case OP_BOOL:
-        if (!bitsift_read_bool(r, &flag))
-            return false;
-        as_int = flag;
-        break;
-    case OP_INT:
-        if (!bitsift_read_int(r, op->min, op->max, &i))
-            return false;
-        as_int = i;
-        break;
-    case OP_ENUM:
-        if (!bitsift_read_int(r, op->min, op->max, &i) || !schema_enum_lookup(s, op->enum_id, i))
-            return false;
-        as_int = i;
-        break;
-    case OP_FLOAT:
-        if (!bitsift_read_bits(r, 32, &u))
-            return false;
-        break;
-    case OP_DOUBLE:
-        if (!bitsift_read_bits(r, 64, &u))
-            return false;
-        break;
-    case OP_CFLOAT:
-        if (!bitsift_read_bits(r, op->width, &u) || u > op->steps)
-            return false;
-        break;
-    case OP_BYTES:
-        if (!bitsift_read_bytes_view(r, op->width, &view))
-            return false;
-        break;
-    case OP_STRING:
-        if (!bitsift_read_string_view(r, op->width, &view, &len))
-            return false;
-        break;
-    case OP_ALIGN:
-        if (!bitsift_read_align(r))
-            return false;
-        break;
-    case OP_CHECK:
-        if (!bitsift_read_check(r, op->check))
-            return false;
-        break;
-    case OP_INT_REL: {
-        int32_t cur;
-        if (!vp_base(op, slots, INT32_MIN, INT32_MAX, &base) ||
-            !bitsift_read_int_relative(r, (int32_t)base, &cur))
-            return false;
-        as_int = cur;
-        break;
-    }
-    case OP_OBJ_INDEX: {
-        int32_t cur;
-        if (!vp_base(op, slots, INT32_MIN, INT32_MAX, &base) ||
-            !bitsift_read_object_index(r, (int32_t)base, op->max_objects, &cur))
-            return false;
-        as_int = cur;
-        break;
-    }
-    case OP_SEQ_REL:
-    case OP_ACK_REL: {
-        uint16_t cur;
-        if (!vp_base(op, slots, 0, 65535, &base))
-            return false;
-        if (op->code == OP_SEQ_REL ? !bitsift_read_sequence_relative(r, (uint16_t)base, &cur)
-                                   : !bitsift_read_ack_relative(r, (uint16_t)base, &cur))
-            return false;
-        as_int = cur;
-        break;
-    }
-    case OP_SMALLEST3:
-        /* Any raw values make a quaternion; it keeps no slot. */
-        if (!bitsift_read_bits(r, 2, &u))
-            return false;
-        for (int k = 0; k < 3; k++)
-            if (!bitsift_read_bits(r, op->width, &u))
-                return false;
-        return true;
-    default:
+    bitsift_value v;
+    int64_t as_int;
+    v.kind = BITSIFT_VALUE_NONE;
+    v.data = NULL;
+    v.size = 0;
+    v.name = NULL;
+    v.has_raw = false;
+    if (!field_read_leaf(s, r, op, slots, &v, &as_int))
         return false;
-    }
-    if (op->allowed_count && !schema_allowed(s, op, as_int))
-        return false;
-    if (op->slot >= 0)
+    if (op->slot >= 0 && op->code != OP_SMALLEST3)
         slots[op->slot] = as_int;
     return true;
 }
