@@ -737,8 +737,7 @@ static bool read_array(struct decoder *d, const struct schema_op *op)
     bitsift_reader *r = &d->r;
     uint64_t at = r->bit_pos;
     int64_t max = op->max, count = 0, n = 0;
-    for (int32_t i = op->reset_head; i >= 0; i = d->s->ops[i].reset_next)
-        d->slots[d->s->ops[i].slot] = d->s->ops[i].base;
+    schema_reset_bases(d->s, op, d->slots);
     switch ((enum array_kind)op->array_kind) {
     case ARRAY_FIXED:
         count = max;
@@ -858,11 +857,8 @@ static HOT_INLINE bool skip_branch(struct decoder *d, uint32_t first, uint32_t e
                                    bool sets_slots)
 {
     const bitsift_schema *s = d->s;
-    for (uint32_t i = first; sets_slots && i < end; i++) {
-        const struct schema_op *op = &s->ops[i];
-        if (op->slot >= 0 && op->base_kind != BASE_PREVIOUS)
-            d->slots[op->slot] = op->absent_int;
-    }
+    if (sets_slots)
+        schema_skip_defaults(s, first, end, d->slots);
     if (!WANT_FIELDS(d) || !d->absent)
         return true;
     for (uint32_t i = first; i < end;) {

@@ -382,8 +382,7 @@ static bool write_array(struct encoder *e, const struct schema_op *op, const bit
     if (!n || bitsift_node_kind_of(n) != BITSIFT_NODE_ARRAY)
         return fail(e, BITSIFT_E_VALUE, "expected an array", 0, 0);
     int64_t count = (int64_t)bitsift_node_child_count(n), max = op->max;
-    for (int32_t i = op->reset_head; i >= 0; i = e->s->ops[i].reset_next)
-        e->slots[e->s->ops[i].slot] = e->s->ops[i].base;
+    schema_reset_bases(e->s, op, e->slots);
     if (count > max)
         return fail(e, BITSIFT_E_VALUE, "more elements than the array's maximum", (uint64_t)max,
                     (uint64_t)count);
@@ -498,14 +497,8 @@ static bool run(struct encoder *e, uint32_t first, uint32_t end, const bitsift_n
     for (uint32_t i = first; i < end;) {
         const struct schema_op *op = &ops[i];
         if (op->code == OP_IF) {
-            bool taken = schema_eval(e->s, op, e->slots);
-            uint32_t a = taken ? i + 1 : op->else_start, b = taken ? op->else_start : op->end;
-            uint32_t sa = taken ? op->else_start : i + 1, sb = taken ? op->end : op->else_start;
-            for (uint32_t k = sa; k < sb; k++)
-                if (ops[k].slot >= 0 && ops[k].base_kind != BASE_PREVIOUS) {
-                    bitsift_value dv = schema_default(&ops[k]);
-                    e->slots[ops[k].slot] = schema_value_int(&dv);
-                }
+            uint32_t a, b;
+            schema_take_branch(e->s, i, e->slots, &a, &b);
             if (!run(e, a, b, parent))
                 return false;
             i = op->end;

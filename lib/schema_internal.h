@@ -327,6 +327,43 @@ static inline uint64_t sat_mul(uint64_t a, uint64_t b)
     return a * b;
 }
 
+/* Entering an array: the fields based on the previous element start from
+ * their first base again. */
+static inline void schema_reset_bases(const bitsift_schema *s, const struct schema_op *array,
+                                      int64_t *slots)
+{
+    for (int32_t i = array->reset_head; i >= 0; i = s->ops[i].reset_next)
+        slots[s->ops[i].slot] = s->ops[i].base;
+}
+
+/* The fields of ops [first, end), a branch not taken, keep their defaults
+ * in their slots (absent_int, from schema_prepare_ops), so that later
+ * conditions and counts see them; previous() bases keep their own. */
+static inline void schema_skip_defaults(const bitsift_schema *s, uint32_t first, uint32_t end,
+                                        int64_t *slots)
+{
+    for (uint32_t i = first; i < end; i++) {
+        const struct schema_op *op = &s->ops[i];
+        if (op->slot >= 0 && op->base_kind != BASE_PREVIOUS)
+            slots[op->slot] = op->absent_int;
+    }
+}
+
+/* The IF op at `i`: the ops of the branch its condition takes, the other
+ * branch's defaults written to the slots. */
+static inline void schema_take_branch(const bitsift_schema *s, uint32_t i, int64_t *slots,
+                                      uint32_t *first, uint32_t *end)
+{
+    const struct schema_op *op = &s->ops[i];
+    bool taken = schema_eval(s, op, slots);
+    *first = taken ? i + 1 : op->else_start;
+    *end = taken ? op->else_start : op->end;
+    if (taken)
+        schema_skip_defaults(s, op->else_start, op->end, slots);
+    else
+        schema_skip_defaults(s, i + 1, op->else_start, slots);
+}
+
 /* The kind of value a leaf op holds. */
 bitsift_value_kind schema_value_kind(const struct schema_op *op);
 /* The value of an absent conditional field: its default, else zero. */

@@ -262,8 +262,7 @@ static bool gen_array(struct gen *g, const struct schema_op *op, bitsift_node *p
     bitsift_node *a = bitsift_node_add_array(g->t, parent, op->name);
     if (!a)
         return false;
-    for (int32_t i = op->reset_head; i >= 0; i = g->s->ops[i].reset_next)
-        g->slots[g->s->ops[i].slot] = g->s->ops[i].base;
+    schema_reset_bases(g->s, op, g->slots);
     int64_t max = op->max;
     int64_t count;
     switch ((enum array_kind)op->array_kind) {
@@ -301,14 +300,8 @@ static bool gen_run(struct gen *g, uint32_t first, uint32_t end, bitsift_node *p
         const struct schema_op *op = &ops[i];
         switch ((enum op_code)op->code) {
         case OP_IF: {
-            bool taken = schema_eval(g->s, op, g->slots);
-            uint32_t a = taken ? i + 1 : op->else_start, b = taken ? op->else_start : op->end;
-            uint32_t sa = taken ? op->else_start : i + 1, sb = taken ? op->end : op->else_start;
-            for (uint32_t k = sa; k < sb; k++)
-                if (ops[k].slot >= 0 && ops[k].base_kind != BASE_PREVIOUS) {
-                    bitsift_value dv = schema_default(&ops[k]);
-                    g->slots[ops[k].slot] = schema_value_int(&dv);
-                }
+            uint32_t a, b;
+            schema_take_branch(g->s, i, g->slots, &a, &b);
             if (!gen_run(g, a, b, parent))
                 return false;
             i = op->end;
