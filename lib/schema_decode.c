@@ -738,30 +738,20 @@ static bool read_array(struct decoder *d, const struct schema_op *op)
     uint64_t at = r->bit_pos;
     int64_t max = op->max, count = 0, n = 0;
     schema_reset_bases(d->s, op, d->slots);
-    switch ((enum array_kind)op->array_kind) {
-    case ARRAY_FIXED:
-        count = max;
-        break;
-    case ARRAY_COUNTED:
-        count = d->slots[op->count_slot];
+    if (schema_array_count_known(op, d->slots, &count)) {
         if (count < 0 || count > max) {
             if (d->paths)
                 path_append_op(d, op);
             return fail(d, BITSIFT_E_RANGE, at, "count above the array's maximum",
                         (uint64_t)max, (uint64_t)count);
         }
-        break;
-    case ARRAY_INLINE:
-    case ARRAY_INDICES:
-    case ARRAY_RELATIVE:
+    } else if (op->array_kind != ARRAY_FLAGS && op->array_kind != ARRAY_SENTINEL) {
+        /* Inline, indices, relative: int(0, max) elements follow. */
         if (!bitsift_read_int(r, 0, max, &count)) {
             if (d->paths)
                 path_append_op(d, op);
             return false;
         }
-        break;
-    default:
-        break;
     }
     if (!enter(d, op, at, (uint64_t)count))
         return false;
@@ -1225,12 +1215,8 @@ bitsift_error bitsift_decode(const bitsift_schema *s, const void *packet, size_t
     bitsift_result local;
     if (!res)
         res = &local;
-    if (!s || (!packet && size)) {
-        schema_result_init(res);
-        res->status = res->failure.kind = BITSIFT_E_ARGUMENT;
-        res->failure.why = "no schema or no packet";
+    if (!schema_decode_args_ok(s, packet, size, res))
         return res->status;
-    }
     flags &= ~(SCHEMA_DECODE_NO_PATHS | SCHEMA_DECODE_INTERPRETER);
     /* Validation only: the validation program (schema_validate.c) decides
      * valid packets; the interpreter names the failure of the others. */

@@ -490,6 +490,14 @@ static bool implied_value(struct encoder *e, const struct schema_op *op,
     return false;
 }
 
+/* The branch of the IF op at `i` that its condition takes. */
+static bool write_if(struct encoder *e, uint32_t i, const bitsift_node *parent)
+{
+    uint32_t first, end;
+    schema_take_branch(e->s, i, e->slots, &first, &end);
+    return run(e, first, end, parent);
+}
+
 static bool run(struct encoder *e, uint32_t first, uint32_t end, const bitsift_node *parent)
 {
     const struct schema_op *ops = e->s->ops;
@@ -497,9 +505,7 @@ static bool run(struct encoder *e, uint32_t first, uint32_t end, const bitsift_n
     for (uint32_t i = first; i < end;) {
         const struct schema_op *op = &ops[i];
         if (op->code == OP_IF) {
-            uint32_t a, b;
-            schema_take_branch(e->s, i, e->slots, &a, &b);
-            if (!run(e, a, b, parent))
+            if (!write_if(e, i, parent))
                 return false;
             i = op->end;
             continue;

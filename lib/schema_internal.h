@@ -349,6 +349,21 @@ static inline void schema_skip_defaults(const bitsift_schema *s, uint32_t first,
     }
 }
 
+/* The element count of an array that does not send one: its size (fixed)
+ * or the value of its count field (counted). False for the other kinds,
+ * which send a count or their elements' indices. */
+static inline bool schema_array_count_known(const struct schema_op *array, const int64_t *slots,
+                                            int64_t *count)
+{
+    if (array->array_kind == ARRAY_FIXED)
+        *count = array->max;
+    else if (array->array_kind == ARRAY_COUNTED)
+        *count = slots[array->count_slot];
+    else
+        return false;
+    return true;
+}
+
 /* The IF op at `i`: the ops of the branch its condition takes, the other
  * branch's defaults written to the slots. */
 static inline void schema_take_branch(const bitsift_schema *s, uint32_t i, int64_t *slots,
@@ -376,5 +391,9 @@ const bitsift_schema *schema_tree_schema(const bitsift_tree *t);
 
 /* Start a result: no type yet, status OK. */
 void schema_result_init(bitsift_result *res);
+/* Whether a decode was given a schema and a packet; when not, `res` says
+ * so (BITSIFT_E_ARGUMENT). */
+bool schema_decode_args_ok(const bitsift_schema *s, const void *packet, size_t size,
+                           bitsift_result *res);
 
 #endif /* BITSIFT_SCHEMA_INTERNAL_H */

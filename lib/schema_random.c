@@ -265,25 +265,17 @@ static bool gen_array(struct gen *g, const struct schema_op *op, bitsift_node *p
     schema_reset_bases(g->s, op, g->slots);
     int64_t max = op->max;
     int64_t count;
-    switch ((enum array_kind)op->array_kind) {
-    case ARRAY_FIXED:
-        count = max;
-        break;
-    case ARRAY_COUNTED:
-        count = g->slots[op->count_slot];
-        break;
-    case ARRAY_INLINE: {
+    if (schema_array_count_known(op, g->slots, &count)) {
+        /* its size, or the count field generated before it */
+    } else if (op->array_kind == ARRAY_INLINE) {
         int64_t top = (int64_t)((double)max * g->fill / 100.0);
         count = between(g, 0, top);
-        break;
-    }
-    default: {
+    } else {
         /* Sparse: each slot present with probability fill/4 %. */
         for (int64_t i = 0; i < max; i++)
             if (chance(g, g->fill / 4 + 1) && !gen_element(g, op, a, i))
                 return false;
         return true;
-    }
     }
     if (count < 0 || count > max)
         return false;
@@ -293,20 +285,27 @@ static bool gen_array(struct gen *g, const struct schema_op *op, bitsift_node *p
     return true;
 }
 
+static bool gen_run(struct gen *g, uint32_t first, uint32_t end, bitsift_node *parent);
+
+/* The branch of the IF op at `i` that its condition takes. */
+static bool gen_if(struct gen *g, uint32_t i, bitsift_node *parent)
+{
+    uint32_t first, end;
+    schema_take_branch(g->s, i, g->slots, &first, &end);
+    return gen_run(g, first, end, parent);
+}
+
 static bool gen_run(struct gen *g, uint32_t first, uint32_t end, bitsift_node *parent)
 {
     const struct schema_op *ops = g->s->ops;
     for (uint32_t i = first; i < end;) {
         const struct schema_op *op = &ops[i];
         switch ((enum op_code)op->code) {
-        case OP_IF: {
-            uint32_t a, b;
-            schema_take_branch(g->s, i, g->slots, &a, &b);
-            if (!gen_run(g, a, b, parent))
+        case OP_IF:
+            if (!gen_if(g, i, parent))
                 return false;
             i = op->end;
             continue;
-        }
         case OP_ALIGN:
         case OP_CHECK:
             i++;

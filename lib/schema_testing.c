@@ -12,12 +12,8 @@ bitsift_error bitsift__decode_interpreted(const bitsift_schema *s, const void *p
     bitsift_result local;
     if (!res)
         res = &local;
-    if (!s || (!packet && size)) {
-        schema_result_init(res);
-        res->status = res->failure.kind = BITSIFT_E_ARGUMENT;
-        res->failure.why = "no schema or no packet";
+    if (!schema_decode_args_ok(s, packet, size, res))
         return res->status;
-    }
     return schema_decode(s, packet, size,
                          (flags & ~SCHEMA_DECODE_NO_PATHS) | SCHEMA_DECODE_INTERPRETER, NULL, res);
 }

@@ -122,13 +122,20 @@ struct vp_tier {
 static const struct vp_tier vp_tiers[RELATIVE_TIER_COUNT] = {OBJECT_INDEX_TIERS(VP_TIER)};
 #undef VP_TIER
 
+/* The tier a ladder's window starts with: the position of its first 1, or
+ * RELATIVE_TIER_COUNT (the last tier) when the first six bits are 0. */
+static inline unsigned vp_ladder_tier(uint64_t window)
+{
+    return (unsigned)__builtin_ctzll(window | (1u << RELATIVE_TIER_COUNT));
+}
+
 static inline bool vp_object_index(const struct vp_input *r, uint64_t *pos, int64_t previous,
                                    int64_t max_objects, unsigned last_width, int64_t *current,
                                    uint64_t *window)
 {
     uint64_t w = vp_window(r, *pos);
+    unsigned t = vp_ladder_tier(w);
     *window = w;
-    unsigned t = (unsigned)__builtin_ctzll(w | (1u << RELATIVE_TIER_COUNT));
     int64_t d;
     unsigned len;
     if (BITSIFT_LIKELY(t < RELATIVE_TIER_COUNT)) {
@@ -175,7 +182,7 @@ static inline bool vp_int_relative(const struct vp_input *r, uint64_t *pos, int6
                                    int64_t *current)
 {
     uint64_t w = vp_window(r, *pos);
-    unsigned t = (unsigned)__builtin_ctzll(w | (1u << RELATIVE_TIER_COUNT));
+    unsigned t = vp_ladder_tier(w);
     int64_t value;
     unsigned len;
     if (BITSIFT_LIKELY(t < RELATIVE_TIER_COUNT)) {
