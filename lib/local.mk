@@ -2,6 +2,10 @@
 # packet framing (and, later, the schema compiler, decoder and encoder).
 lib_LTLIBRARIES += lib/libbitsift.la
 include_HEADERS += lib/bitsift.h
+# What a user includes: <bitsift/bits.h> (the bit layer) and
+# <bitsift/schema.h> (the schema API), or <bitsift.h> for both.
+bitsiftincludedir = $(includedir)/bitsift
+bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h
 noinst_HEADERS += lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h lib/schema_compile.h \
 	lib/relative_tiers.h lib/field_types.h lib/field_read.h \
 	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h

@@ -64,3 +64,10 @@ endif
 # No two objects of libbitsift use each other's symbols in a loop (nm).
 EXTRA_DIST += tests/lib_call_graph.py
 TESTS += tests/lib_call_graph.py
+
+# The bit layer's header alone, as strict C99 (-pedantic -Werror).
+check_PROGRAMS += tests/test-headers
+TESTS += tests/test-headers
+tests_test_headers_SOURCES = tests/test_headers.c
+tests_test_headers_CFLAGS = -std=c99 -pedantic -Wall -Wextra -Werror
+tests_test_headers_LDADD = lib/libbitsift.la
