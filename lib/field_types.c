@@ -1,9 +1,13 @@
 /*
  * field_types.c -- the per-type facts of the field-type table
- * (field_types.h) as functions: keyword, value kind, size on the wire,
+ * (field_types.h) as functions: keyword, field type and its public name,
+ * value kind, size on the wire, spelling,
  * the visitor's handling, and the raw windows that the leaf runs, the
  * visitor's one-step leaves and the validation program read a leaf as.
  */
+#include <inttypes.h>
+#include <stdio.h>
+
 #include "schema_internal.h"
 
 #define KEYWORD_ROW(op, keyword, ...) [op] = #keyword,
@@ -15,9 +19,87 @@ const char *field_keyword(enum op_code code)
     return (unsigned)code < OP_CODE_COUNT ? keywords[code] : "unknown";
 }
 
+const char *bitsift_field_type_name(bitsift_field_type t)
+{
+    static const char *const names[BITSIFT_FIELD_TYPE_COUNT] = {
+        "bits",
+        "bool",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "int",
+        "float",
+        "double",
+        "compressed_float",
+        "bytes",
+        "string",
+        "align",
+        "check",
+        "int_relative",
+        "object_index",
+        "sequence_relative",
+        "ack_relative",
+        "enum",
+        "struct",
+        "array",
+        "vector",
+        "quaternion",
+        "prefix",
+        "crc",
+        "type",
+        "end_check",
+    };
+    if ((unsigned)t >= BITSIFT_FIELD_TYPE_COUNT)
+        return "unknown";
+    return names[t];
+}
+
+bitsift_field_type field_type_of(enum op_code code)
+{
+#define FIELD_ROW(op, keyword, params, field, ...) [op] = BITSIFT_FIELD_##field,
+    static const uint8_t types[OP_CODE_COUNT] = {SCHEMA_FIELD_TYPES(FIELD_ROW)};
+#undef FIELD_ROW
+    return (unsigned)code < OP_CODE_COUNT ? (bitsift_field_type)types[code] : BITSIFT_FIELD_STRUCT;
+}
+
+static enum field_params params_of(enum op_code code)
+{
+#define PARAMS_ROW(op, keyword, params, ...) [op] = params,
+    static const uint8_t params[OP_CODE_COUNT] = {SCHEMA_FIELD_TYPES(PARAMS_ROW)};
+#undef PARAMS_ROW
+    return (unsigned)code < OP_CODE_COUNT ? (enum field_params)params[code] : PARAMS_NONE;
+}
+
+int field_spelling(const bitsift_schema *s, const struct schema_op *op, char *buf, size_t size)
+{
+    const char *keyword = field_keyword((enum op_code)op->code);
+    /* uint8..uint64, vectors and quaternions are spelled by their field
+     * type; so is every type without parameters. */
+    if (op->type != field_type_of((enum op_code)op->code) || op->code == OP_STRUCT)
+        return snprintf(buf, size, "%s", bitsift_field_type_name((bitsift_field_type)op->type));
+    switch (params_of((enum op_code)op->code)) {
+    case PARAMS_WIDTH:
+        return snprintf(buf, size, "%s(%u)", keyword, op->width);
+    case PARAMS_RANGE:
+        return snprintf(buf, size, "%s(%" PRId64 ", %" PRId64 ")", keyword, op->min, op->max);
+    case PARAMS_CFLOAT:
+        return snprintf(buf, size, "%s(%g, %g, %g)", keyword, op->fmin, op->fmax, op->res);
+    case PARAMS_CHECK:
+        return snprintf(buf, size, "%s(0x%08x)", keyword, op->check);
+    case PARAMS_MAX_OBJECTS:
+        return snprintf(buf, size, "%s(%d)", keyword, op->max_objects);
+    case PARAMS_ENUM:
+        return snprintf(buf, size, "%s %s", keyword, s->enums[op->enum_id].name);
+    case PARAMS_NONE:
+        break;
+    }
+    return snprintf(buf, size, "%s", bitsift_field_type_name((bitsift_field_type)op->type));
+}
+
 bitsift_value_kind schema_value_kind(const struct schema_op *op)
 {
-#define VALUE_ROW(op, keyword, field, value, ...) [op] = BITSIFT_VALUE_##value,
+#define VALUE_ROW(op, keyword, params, field, value, ...) [op] = BITSIFT_VALUE_##value,
     static const uint8_t kinds[OP_CODE_COUNT] = {SCHEMA_FIELD_TYPES(VALUE_ROW)};
 #undef VALUE_ROW
     return op->code < OP_CODE_COUNT ? (bitsift_value_kind)kinds[op->code] : BITSIFT_VALUE_NONE;
@@ -25,7 +107,7 @@ bitsift_value_kind schema_value_kind(const struct schema_op *op)
 
 enum visit_kind field_visit(enum op_code code)
 {
-#define VISIT_ROW(op, keyword, field, value, min, max, raw, visit) [op] = visit,
+#define VISIT_ROW(op, keyword, params, field, value, min, max, raw, visit) [op] = visit,
     static const uint8_t visits[OP_CODE_COUNT] = {SCHEMA_FIELD_TYPES(VISIT_ROW)};
 #undef VISIT_ROW
     return (unsigned)code < OP_CODE_COUNT ? (enum visit_kind)visits[code] : VISIT_LEAF;
@@ -34,10 +116,10 @@ enum visit_kind field_visit(enum op_code code)
 void field_size(const struct schema_op *op, uint64_t *min, uint64_t *max)
 {
     switch ((enum op_code)op->code) {
-#define SIZE_ROW(code, keyword, field, value, lo, hi, raw, visit) \
-    case code:                                                    \
-        *min = (lo);                                              \
-        *max = (hi);                                              \
+#define SIZE_ROW(code, keyword, params, field, value, lo, hi, raw, visit) \
+    case code:                                                            \
+        *min = (lo);                                                      \
+        *max = (hi);                                                      \
         return;
         SCHEMA_FIELD_TYPES(SIZE_ROW)
 #undef SIZE_ROW
@@ -49,7 +131,7 @@ void field_size(const struct schema_op *op, uint64_t *min, uint64_t *max)
 
 static enum field_raw raw_of(enum op_code code)
 {
-#define RAW_ROW(op, keyword, field, value, min, max, raw, visit) [op] = raw,
+#define RAW_ROW(op, keyword, params, field, value, min, max, raw, visit) [op] = raw,
     static const uint8_t raws[OP_CODE_COUNT] = {SCHEMA_FIELD_TYPES(RAW_ROW)};
 #undef RAW_ROW
     return (unsigned)code < OP_CODE_COUNT ? (enum field_raw)raws[code] : RAW_NONE;

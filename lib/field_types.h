@@ -13,6 +13,9 @@
  *             and bitsift_serialize_<keyword> (the int_relative ladder
  *             and friends included); uint8..uint64 are fixed-width
  *             spellings of `bits`, vectors and plain quaternions structs
+ *   params    the parameters its spelling takes (enum field_params):
+ *             `bits(n)`, `int(min, max)`, ... as schema_print and the
+ *             generators print them
  *   field     the bitsift_field_type reported for it
  *   value     the bitsift_value_kind of its value (NONE: no value)
  *   min, max  its size on the wire in bits, from the op's parameters
@@ -35,27 +38,27 @@
 #define FIELD_STRING_MAX(op) (FIELD_STRING_MIN(op) + 7 + 8ull * ((op)->width - 1))
 
 /* clang-format off */
-#define SCHEMA_FIELD_TYPES(X)                                                                      \
-/*  op            keyword            field              value   min                        max                                       raw        visit */               \
-  X(OP_BITS,      bits,              BITS,              UINT,   (op)->width,               (op)->width,                              RAW_ANY,   VISIT_UINT)           \
-  X(OP_BOOL,      bool,              BOOL,              BOOL,   1,                         1,                                        RAW_ANY,   VISIT_BOOL)           \
-  X(OP_INT,       int,               INT,               INT,    FIELD_RANGE_BITS(op),      FIELD_RANGE_BITS(op),                     RAW_RANGE, VISIT_INT)            \
-  X(OP_FLOAT,     float,             FLOAT,             FLOAT,  32,                        32,                                       RAW_ANY,   VISIT_FLOAT)          \
-  X(OP_DOUBLE,    double,            DOUBLE,            DOUBLE, 64,                        64,                                       RAW_NONE,  VISIT_LEAF)           \
-  X(OP_CFLOAT,    compressed_float,  COMPRESSED_FLOAT,  FLOAT,  (op)->width,               (op)->width,                              RAW_STEPS, VISIT_CFLOAT)         \
-  X(OP_BYTES,     bytes,             BYTES,             BYTES,  8ull * (op)->width,        8ull * (op)->width + 7,                   RAW_NONE,  VISIT_LEAF)           \
-  X(OP_STRING,    string,            STRING,            STRING, FIELD_STRING_MIN(op),      FIELD_STRING_MAX(op),                     RAW_NONE,  VISIT_LEAF)           \
-  X(OP_ALIGN,     align,             ALIGN,             NONE,   0,                         7,                                        RAW_NONE,  VISIT_LEAF)           \
-  X(OP_CHECK,     check,             CHECK,             UINT,   32,                        39,                                       RAW_NONE,  VISIT_CHECK)          \
-  X(OP_INT_REL,   int_relative,      INT_RELATIVE,      INT,    INT_RELATIVE_MIN_BITS,     INT_RELATIVE_MAX_BITS,                    RAW_NONE,  VISIT_LEAF)           \
-  X(OP_OBJ_INDEX, object_index,      OBJECT_INDEX,      INT,    OBJECT_INDEX_MIN_BITS,     object_index_max_bits((op)->max_objects), RAW_NONE,  VISIT_OBJECT_INDEX)   \
-  X(OP_SEQ_REL,   sequence_relative, SEQUENCE_RELATIVE, UINT,   INT_RELATIVE_MIN_BITS,     INT_RELATIVE_MAX_BITS,                    RAW_NONE,  VISIT_LEAF)           \
-  X(OP_ACK_REL,   ack_relative,      ACK_RELATIVE,      UINT,   ACK_RELATIVE_MIN_BITS,     ACK_RELATIVE_MAX_BITS,                    RAW_NONE,  VISIT_LEAF)           \
-  X(OP_ENUM,      enum,              ENUM,              ENUM,   FIELD_RANGE_BITS(op),      FIELD_RANGE_BITS(op),                     RAW_ENUM,  VISIT_ENUM)           \
-  X(OP_SMALLEST3, smallest_three,    QUATERNION,        NONE,   2 + 3ull * (op)->width,    2 + 3ull * (op)->width,                   RAW_QUAT,  VISIT_QUATERNION)     \
-  X(OP_STRUCT,    struct,            STRUCT,            NONE,   0,                         0,                                        RAW_NONE,  VISIT_STRUCT)         \
-  X(OP_ARRAY,     array,             ARRAY,             NONE,   0,                         0,                                        RAW_NONE,  VISIT_ARRAY)          \
-  X(OP_IF,        if,                STRUCT,            NONE,   0,                         0,                                        RAW_NONE,  VISIT_IF)
+#define SCHEMA_FIELD_TYPES(X)                                                                                                                                                         \
+/*  op            keyword            params              field              value   min                     max                                       raw        visit */             \
+  X(OP_BITS,      bits,              PARAMS_WIDTH,       BITS,              UINT,   (op)->width,            (op)->width,                              RAW_ANY,   VISIT_UINT)          \
+  X(OP_BOOL,      bool,              PARAMS_NONE,        BOOL,              BOOL,   1,                      1,                                        RAW_ANY,   VISIT_BOOL)          \
+  X(OP_INT,       int,               PARAMS_RANGE,       INT,               INT,    FIELD_RANGE_BITS(op),   FIELD_RANGE_BITS(op),                     RAW_RANGE, VISIT_INT)           \
+  X(OP_FLOAT,     float,             PARAMS_NONE,        FLOAT,             FLOAT,  32,                     32,                                       RAW_ANY,   VISIT_FLOAT)         \
+  X(OP_DOUBLE,    double,            PARAMS_NONE,        DOUBLE,            DOUBLE, 64,                     64,                                       RAW_NONE,  VISIT_LEAF)          \
+  X(OP_CFLOAT,    compressed_float,  PARAMS_CFLOAT,      COMPRESSED_FLOAT,  FLOAT,  (op)->width,            (op)->width,                              RAW_STEPS, VISIT_CFLOAT)        \
+  X(OP_BYTES,     bytes,             PARAMS_WIDTH,       BYTES,             BYTES,  8ull * (op)->width,     8ull * (op)->width + 7,                   RAW_NONE,  VISIT_LEAF)          \
+  X(OP_STRING,    string,            PARAMS_WIDTH,       STRING,            STRING, FIELD_STRING_MIN(op),   FIELD_STRING_MAX(op),                     RAW_NONE,  VISIT_LEAF)          \
+  X(OP_ALIGN,     align,             PARAMS_NONE,        ALIGN,             NONE,   0,                      7,                                        RAW_NONE,  VISIT_LEAF)          \
+  X(OP_CHECK,     check,             PARAMS_CHECK,       CHECK,             UINT,   32,                     39,                                       RAW_NONE,  VISIT_CHECK)         \
+  X(OP_INT_REL,   int_relative,      PARAMS_NONE,        INT_RELATIVE,      INT,    INT_RELATIVE_MIN_BITS,  INT_RELATIVE_MAX_BITS,                    RAW_NONE,  VISIT_LEAF)          \
+  X(OP_OBJ_INDEX, object_index,      PARAMS_MAX_OBJECTS, OBJECT_INDEX,      INT,    OBJECT_INDEX_MIN_BITS,  object_index_max_bits((op)->max_objects), RAW_NONE,  VISIT_OBJECT_INDEX)  \
+  X(OP_SEQ_REL,   sequence_relative, PARAMS_NONE,        SEQUENCE_RELATIVE, UINT,   INT_RELATIVE_MIN_BITS,  INT_RELATIVE_MAX_BITS,                    RAW_NONE,  VISIT_LEAF)          \
+  X(OP_ACK_REL,   ack_relative,      PARAMS_NONE,        ACK_RELATIVE,      UINT,   ACK_RELATIVE_MIN_BITS,  ACK_RELATIVE_MAX_BITS,                    RAW_NONE,  VISIT_LEAF)          \
+  X(OP_ENUM,      enum,              PARAMS_ENUM,        ENUM,              ENUM,   FIELD_RANGE_BITS(op),   FIELD_RANGE_BITS(op),                     RAW_ENUM,  VISIT_ENUM)          \
+  X(OP_SMALLEST3, smallest_three,    PARAMS_WIDTH,       QUATERNION,        NONE,   2 + 3ull * (op)->width, 2 + 3ull * (op)->width,                   RAW_QUAT,  VISIT_QUATERNION)    \
+  X(OP_STRUCT,    struct,            PARAMS_NONE,        STRUCT,            NONE,   0,                      0,                                        RAW_NONE,  VISIT_STRUCT)        \
+  X(OP_ARRAY,     array,             PARAMS_NONE,        ARRAY,             NONE,   0,                      0,                                        RAW_NONE,  VISIT_ARRAY)         \
+  X(OP_IF,        if,                PARAMS_NONE,        STRUCT,            NONE,   0,                      0,                                        RAW_NONE,  VISIT_IF)
 /* clang-format on */
 
 /*
@@ -70,5 +73,16 @@
  *   RAW_QUAT   smallest three: 2 bits, then three components of `width`
  */
 enum field_raw { RAW_NONE, RAW_ANY, RAW_RANGE, RAW_ENUM, RAW_STEPS, RAW_QUAT };
+
+/* The parameters of a type's spelling in a schema. */
+enum field_params {
+    PARAMS_NONE,        /* bool, float, int_relative(base): the base is a reference */
+    PARAMS_WIDTH,       /* bits(width), bytes(width), string(width), smallest_three */
+    PARAMS_RANGE,       /* int(min, max) */
+    PARAMS_CFLOAT,      /* compressed_float(min, max, resolution) */
+    PARAMS_CHECK,       /* check(value) */
+    PARAMS_MAX_OBJECTS, /* object_index(base, max_objects) */
+    PARAMS_ENUM         /* the enum's name */
+};
 
 #endif /* BITSIFT_FIELD_TYPES_H */

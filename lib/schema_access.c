@@ -52,42 +52,6 @@ uint64_t bitsift_schema_packet_max_bits(const bitsift_schema *s, unsigned type)
     return type < s->packet_count ? s->packets[type].max_bits : 0;
 }
 
-const char *bitsift_field_type_name(bitsift_field_type t)
-{
-    static const char *const names[BITSIFT_FIELD_TYPE_COUNT] = {
-        "bits",
-        "bool",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "int",
-        "float",
-        "double",
-        "compressed_float",
-        "bytes",
-        "string",
-        "align",
-        "check",
-        "int_relative",
-        "object_index",
-        "sequence_relative",
-        "ack_relative",
-        "enum",
-        "struct",
-        "array",
-        "vector",
-        "quaternion",
-        "prefix",
-        "crc",
-        "type",
-        "end_check",
-    };
-    if ((unsigned)t >= BITSIFT_FIELD_TYPE_COUNT)
-        return "unknown";
-    return names[t];
-}
-
 unsigned bitsift_schema_field_count(const bitsift_schema *s)
 {
     return s->field_count;

@@ -163,6 +163,12 @@ enum visit_kind {
  */
 /* The schema keyword of an op code ("int", "compressed_float"). */
 const char *field_keyword(enum op_code code);
+/* The field type an op of this code reports unless its spelling says
+ * otherwise (uint8..uint64 are bits, vectors and quaternions structs). */
+bitsift_field_type field_type_of(enum op_code code);
+/* The op's type as a schema spells it ("int(0, 40)", "uint8", "enum
+ * team"): snprintf's contract. */
+int field_spelling(const bitsift_schema *s, const struct schema_op *op, char *buf, size_t size);
 /* The smallest and largest bits a leaf op takes (containers: 0, 0). */
 void field_size(const struct schema_op *op, uint64_t *min, uint64_t *max);
 /* What a decode with a visitor does with an op of this code. */

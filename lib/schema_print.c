@@ -26,45 +26,13 @@ static int print_bits(char *buf, size_t size, uint64_t min, uint64_t max)
 static void describe_type(const bitsift_schema *s, const struct schema_op *op, char *buf,
                           size_t size)
 {
-    static const char *const kinds[] = {"fixed", "counted", "inline", "sparse flags",
-                                        "sparse indices", "sparse sentinel", "sparse relative"};
-    switch ((enum op_code)op->code) {
-    case OP_BITS:
-        if (op->type == BITSIFT_FIELD_BITS)
-            snprintf(buf, size, "bits(%u)", op->width);
-        else
-            snprintf(buf, size, "%s", bitsift_field_type_name((bitsift_field_type)op->type));
-        break;
-    case OP_INT:
-        snprintf(buf, size, "int(%" PRId64 ", %" PRId64 ")", op->min, op->max);
-        break;
-    case OP_ENUM:
-        snprintf(buf, size, "enum %s", s->enums[op->enum_id].name);
-        break;
-    case OP_CFLOAT:
-        snprintf(buf, size, "compressed_float(%g, %g, %g)", op->fmin, op->fmax, op->res);
-        break;
-    case OP_BYTES:
-        snprintf(buf, size, "bytes(%u)", op->width);
-        break;
-    case OP_STRING:
-        snprintf(buf, size, "string(%u)", op->width);
-        break;
-    case OP_CHECK:
-        snprintf(buf, size, "check(0x%08x)", op->check);
-        break;
-    case OP_OBJ_INDEX:
-        snprintf(buf, size, "object_index(%d)", op->max_objects);
-        break;
-    case OP_SMALLEST3:
-        snprintf(buf, size, "smallest_three(%u)", op->width);
-        break;
-    case OP_ARRAY:
+    static const char *const kinds[] = {"fixed",          "counted",        "inline",
+                                        "sparse flags",   "sparse indices", "sparse sentinel",
+                                        "sparse relative"};
+    if (op->code == OP_ARRAY)
         snprintf(buf, size, "array[%" PRId64 "] %s", op->max, kinds[op->array_kind]);
-        break;
-    default:
-        snprintf(buf, size, "%s", bitsift_field_type_name((bitsift_field_type)op->type));
-    }
+    else
+        field_spelling(s, op, buf, size);
 }
 
 static bool print_range(const bitsift_schema *s, FILE *out, uint32_t first, uint32_t end,
