@@ -2,8 +2,8 @@
  * hello_packet.c -- the smallest complete use of libbitsift: one serialize
  * function, written once, writes a framed packet (CRC32 over an unsent
  * protocol id, end-of-packet check) and reads it back, then a damaged copy
- * is refused. `make` builds it as examples/hello-packet; the README's
- * quick start runs it.
+ * is refused. `make` builds it as examples/hello-packet; the README and
+ * libbitsift(3) point to it.
  */
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
-# lib/local.mk -- libbitsift: the hardened bit reader/writer, CRC32 and
-# packet framing (and, later, the schema compiler, decoder and encoder).
+# lib/local.mk -- libbitsift: the hardened bit reader/writer, CRC32, packet
+# framing, and the schema compiler, decoder, validator and encoder.
 lib_LTLIBRARIES += lib/libbitsift.la
 include_HEADERS += lib/bitsift.h
 # What a user includes: <bitsift/bits.h> (the bit layer) and

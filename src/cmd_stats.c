@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "error_tally.h"
 #include "record.h"
 
 /* Framing fields have no schema id; they get these slots after the fields. */
@@ -45,8 +46,8 @@ struct stats_run {
     struct cli *cli;
     struct schema_stats *per_schema;
     struct schema_stats *active; /* the schema of the packet being decoded */
-    uint64_t packets, valid, invalid, unknown, all_bits;
-    uint64_t by_kind[BITSIFT_ERROR_COUNT];
+    struct error_tally tally;
+    uint64_t all_bits; /* in valid packets */
 };
 
 static int framing_slot(const char *name)
@@ -100,12 +101,9 @@ static int on_packet(void *ctx, const struct input_packet *p)
     struct stats_run *r = ctx;
     struct cli *c = r->cli;
     int index = cli_pick_schema(c, p->data, p->size);
-    r->packets++;
     if (index < 0) {
-        r->invalid++;
-        r->unknown++;
-        r->by_kind[BITSIFT_E_PROTOCOL]++;
-        return c->count && r->packets >= c->count;
+        error_tally_invalid(&r->tally, BITSIFT_E_PROTOCOL);
+        return c->count && r->tally.packets >= c->count;
     }
     struct schema_stats *s = &r->per_schema[index];
     r->active = s;
@@ -116,7 +114,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
     bitsift_decode(s->schema, p->data, p->size, flags, &v, &res);
     int type = res.packet_type;
     if (res.status == BITSIFT_OK && type >= 0 && (unsigned)type < s->type_count) {
-        r->valid++;
+        error_tally_valid(&r->tally);
         r->all_bits += res.bits;
         struct type_stats *t = &s->types[type];
         for (size_t i = 0; i < t->id_count; i++)
@@ -130,15 +128,13 @@ static int on_packet(void *ctx, const struct input_packet *p)
         t->bits += res.bits;
         t->packets++;
     } else {
-        r->invalid++;
-        if ((unsigned)res.status < BITSIFT_ERROR_COUNT)
-            r->by_kind[res.status]++;
+        error_tally_invalid(&r->tally, res.status);
     }
     /* Reset what this packet touched (every id of any type may have been
      * reached before a failure, so clear them all: field counts are small). */
     memset(s->current, 0, s->field_count * sizeof *s->current);
     memset(s->current_framing, 0, sizeof s->current_framing);
-    return c->count && r->packets >= c->count;
+    return c->count && r->tally.packets >= c->count;
 }
 
 static int setup(struct stats_run *r)
@@ -209,17 +205,18 @@ static void text_row(const struct stats_run *r, const struct field_stats *f, uin
 static void print_text(const struct stats_run *r)
 {
     struct cli *c = r->cli;
-    printf("%llu packet%s: %llu valid, %llu invalid; %llu bits in valid packets\n",
-           (unsigned long long)r->packets, r->packets == 1 ? "" : "s", (unsigned long long)r->valid,
-           (unsigned long long)r->invalid, (unsigned long long)r->all_bits);
-    if (r->invalid) {
-        printf("errors:");
-        for (unsigned k = 0; k < BITSIFT_ERROR_COUNT; k++)
-            if (r->by_kind[k])
-                printf(" %s %llu", bitsift_error_name((bitsift_error)k),
-                       (unsigned long long)r->by_kind[k]);
-        printf("\n");
+    struct out o;
+    out_init(&o, stdout);
+    error_tally_text_counts(&o, &r->tally);
+    out_str(&o, "; ");
+    out_u64(&o, r->all_bits);
+    out_str(&o, " bits in valid packets\n");
+    if (r->tally.invalid) {
+        out_str(&o, "errors:");
+        error_tally_text_kinds(&o, &r->tally, " ", " ", "");
+        out_char(&o, '\n');
     }
+    out_finish(&o); /* flushed before the rows printf writes after it */
     for (size_t i = 0; i < c->schema_count; i++) {
         const struct schema_stats *s = &r->per_schema[i];
         for (unsigned t = 0; t < s->type_count; t++) {
@@ -277,28 +274,14 @@ static int print_json(const struct stats_run *r)
     struct out o;
     char number[48];
     out_init(&o, stdout);
-    out_str(&o, "{\"packets\":");
-    out_u64(&o, r->packets);
-    out_str(&o, ",\"valid\":");
-    out_u64(&o, r->valid);
-    out_str(&o, ",\"invalid\":");
-    out_u64(&o, r->invalid);
+    out_char(&o, '{');
+    error_tally_json_counts(&o, &r->tally);
     out_str(&o, ",\"bits\":");
     out_u64(&o, r->all_bits);
-    out_str(&o, ",\"errors\":{");
+    out_char(&o, ',');
+    error_tally_json_kinds(&o, &r->tally);
+    out_str(&o, ",\"types\":[");
     const char *sep = "";
-    for (unsigned k = 0; k < BITSIFT_ERROR_COUNT; k++) {
-        if (!r->by_kind[k])
-            continue;
-        out_str(&o, sep);
-        out_char(&o, '"');
-        out_str(&o, bitsift_error_name((bitsift_error)k));
-        out_str(&o, "\":");
-        out_u64(&o, r->by_kind[k]);
-        sep = ",";
-    }
-    out_str(&o, "},\"types\":[");
-    sep = "";
     for (size_t i = 0; i < c->schema_count; i++) {
         const struct schema_stats *s = &r->per_schema[i];
         for (unsigned t = 0; t < s->type_count; t++) {

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "error_tally.h"
 #include "junit.h"
 #include "record.h"
 
@@ -25,8 +26,8 @@ struct validate_run {
     struct out out;
     struct out line; /* one failure line, for JUnit */
     struct junit *junit;
-    uint64_t packets, valid, invalid, shown;
-    uint64_t by_kind[BITSIFT_ERROR_COUNT];
+    struct error_tally tally;
+    uint64_t shown; /* failures printed (--max-errors) */
 };
 
 static void text_failure(struct out *o, const struct input_packet *p, const bitsift_result *res)
@@ -62,15 +63,12 @@ static int on_packet(void *ctx, const struct input_packet *p)
                        &res);
     else
         record_no_protocol(&res);
-    v->packets++;
     if (res.status == BITSIFT_OK) {
-        v->valid++;
+        error_tally_valid(&v->tally);
         if (v->junit)
             junit_packet(v->junit, NULL);
     } else {
-        v->invalid++;
-        if ((unsigned)res.status < BITSIFT_ERROR_COUNT)
-            v->by_kind[res.status]++;
+        error_tally_invalid(&v->tally, res.status);
         if (!c->max_errors || v->shown < c->max_errors) {
             v->shown++;
             if (c->format == FORMAT_JSON) {
@@ -87,7 +85,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
             junit_packet(v->junit, v->line.buf ? v->line.buf : "");
         }
     }
-    return c->count && v->packets >= c->count;
+    return c->count && v->tally.packets >= c->count;
 }
 
 static void on_begin(void *ctx, const char *source, int is_capture)
@@ -124,33 +122,17 @@ static void on_problem(void *ctx, const char *source, uint64_t index, const char
 static void summary_text(struct validate_run *v, const struct input_counts *n)
 {
     struct out *o = &v->out;
-    out_u64(o, v->packets);
-    out_str(o, v->packets == 1 ? " packet: " : " packets: ");
-    out_u64(o, v->valid);
-    out_str(o, " valid, ");
-    out_u64(o, v->invalid);
-    out_str(o, " invalid");
-    const char *sep = " (";
-    for (unsigned k = 0; k < BITSIFT_ERROR_COUNT; k++) {
-        if (!v->by_kind[k])
-            continue;
-        out_str(o, sep);
-        out_str(o, bitsift_error_name((bitsift_error)k));
-        out_char(o, ' ');
-        out_u64(o, v->by_kind[k]);
-        sep = ", ";
-    }
-    if (sep[0] == ',')
-        out_char(o, ')');
+    error_tally_text_counts(o, &v->tally);
+    error_tally_text_kinds(o, &v->tally, " (", ", ", ")");
     uint64_t problems = n->errors + n->fragments + n->snapped + n->malformed;
     if (problems) {
         out_str(o, "; ");
         out_u64(o, problems);
         out_str(o, problems == 1 ? " input problem" : " input problems");
     }
-    if (v->invalid > v->shown) {
+    if (v->tally.invalid > v->shown) {
         out_str(o, "; ");
-        out_u64(o, v->invalid - v->shown);
+        out_u64(o, v->tally.invalid - v->shown);
         out_str(o, " failures not shown (--max-errors)");
     }
     out_char(o, '\n');
@@ -161,26 +143,12 @@ static void summary_json(struct validate_run *v, const struct input_counts *n)
     struct out *o = &v->out;
     out_str(o, "{\"summary\":{\"inputs\":");
     out_u64(o, n->inputs);
-    out_str(o, ",\"packets\":");
-    out_u64(o, v->packets);
-    out_str(o, ",\"valid\":");
-    out_u64(o, v->valid);
-    out_str(o, ",\"invalid\":");
-    out_u64(o, v->invalid);
-    out_str(o, ",\"errors\":{");
-    const char *sep = "";
-    for (unsigned k = 0; k < BITSIFT_ERROR_COUNT; k++) {
-        if (!v->by_kind[k])
-            continue;
-        out_str(o, sep);
-        out_char(o, '"');
-        out_str(o, bitsift_error_name((bitsift_error)k));
-        out_str(o, "\":");
-        out_u64(o, v->by_kind[k]);
-        sep = ",";
-    }
-    out_str(o, "},\"not_shown\":");
-    out_u64(o, v->invalid - v->shown);
+    out_char(o, ',');
+    error_tally_json_counts(o, &v->tally);
+    out_char(o, ',');
+    error_tally_json_kinds(o, &v->tally);
+    out_str(o, ",\"not_shown\":");
+    out_u64(o, v->tally.invalid - v->shown);
     out_str(o, ",\"skipped\":{\"not_ip\":");
     out_u64(o, n->not_ip);
     out_str(o, ",\"not_udp\":");
@@ -241,5 +209,5 @@ int cmd_validate(struct cli *c)
     }
     if (failed || cli_had_trouble(c, &counts))
         return EXIT_TROUBLE;
-    return v.invalid ? EXIT_INVALID : EXIT_VALID;
+    return v.tally.invalid ? EXIT_INVALID : EXIT_VALID;
 }

@@ -2,9 +2,11 @@
  * decap.c -- peel link, network and transport headers off a captured frame
  * down to the UDP payload (the game packet).
  *
- * Hostile input is the normal case: every length field is checked against
- * the bytes that were captured before anything behind it is read, loops over
- * tags and extension headers always consume bytes, and nothing here
+ * Hostile input is the normal case: every load from the frame goes through
+ * the checked accessors of byte_cursor.h (the bounds check inside the
+ * accessor, a truncation sticky), every length field is checked against
+ * the bytes that were captured before anything behind it is used, loops
+ * over tags and extension headers always consume bytes, and nothing here
  * allocates. IPv4 and IPv6 fragments are reported as fragments and not
  * reassembled: a game packet split over fragments is rare (games keep
  * datagrams under the MTU) and reassembly would need unbounded state.
@@ -13,29 +15,14 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "byte_cursor.h"
 #include "decap.h"
 
-/* A cursor over the captured bytes. */
+/* The captured bytes still to decode, and how to name a shortage. */
 struct span {
-    const uint8_t *p;
-    size_t size;   /* captured bytes from p on */
-    int snapped;   /* caplen < wirelen: missing bytes were cut by the snap length */
+    struct byte_cursor c;
+    int snapped; /* caplen < wirelen: missing bytes were cut by the snap length */
 };
-
-static uint16_t be16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
 
 static enum decap_status fail(struct decap_result *out, enum decap_status s, const char *why)
 {
@@ -44,18 +31,12 @@ static enum decap_status fail(struct decap_result *out, enum decap_status s, con
     return s;
 }
 
-/* A header of `need` bytes is not all there: cut by the snap length, or a
- * frame that is simply too short for what it claims. */
+/* A header is not all there: cut by the snap length, or a frame that is
+ * simply too short for what it claims. */
 static enum decap_status short_header(struct decap_result *out, const struct span *s,
                                       const char *why)
 {
     return fail(out, s->snapped ? DECAP_SNAPPED : DECAP_MALFORMED, why);
-}
-
-static void advance(struct span *s, size_t n)
-{
-    s->p += n;
-    s->size -= n;
 }
 
 #define ETHERTYPE_IPV4  0x0800
@@ -89,25 +70,26 @@ static void advance(struct span *s, size_t n)
  */
 static enum decap_status decode_udp(struct span *s, size_t ip_payload, struct decap_result *out)
 {
+    struct byte_cursor *c = &s->c;
     if (ip_payload < 8)
         return fail(out, DECAP_MALFORMED, "IP payload too short for a UDP header");
-    if (s->size < 8)
+    uint16_t src_port = get_be16(c, 0), dst_port = get_be16(c, 2);
+    size_t udp_length = get_be16(c, 4);
+    if (!cursor_skip(c, 8))
         return short_header(out, s, "UDP header truncated");
-    out->src.port = be16(s->p);
-    out->dst.port = be16(s->p + 2);
-    size_t udp_length = be16(s->p + 4);
+    out->src.port = src_port;
+    out->dst.port = dst_port;
     if (udp_length < 8)
         return fail(out, DECAP_MALFORMED, "UDP length below 8");
     if (udp_length > ip_payload)
         return fail(out, DECAP_MALFORMED, "UDP length beyond the IP payload");
-    advance(s, 8);
     size_t payload = udp_length - 8;
-    if (payload > s->size) {
+    if (!cursor_has(c, 0, payload)) {
         out->payload_expected = payload;
-        out->payload_size = s->size;
+        out->payload_size = c->size;
         return short_header(out, s, "UDP payload truncated");
     }
-    out->payload = s->p;
+    out->payload = c->p;
     out->payload_size = payload;
     out->status = DECAP_UDP;
     out->why = NULL;
@@ -135,38 +117,42 @@ static enum decap_status decode_udp(struct span *s, size_t ip_payload, struct de
  */
 static enum decap_status decode_ipv4(struct span *s, struct decap_result *out)
 {
-    if (s->size < 20)
+    struct byte_cursor *c = &s->c;
+    uint8_t version_ihl = get_u8(c, 0);
+    size_t total = get_be16(c, 2);
+    uint16_t identification = get_be16(c, 4), flags_offset = get_be16(c, 6);
+    uint8_t protocol = get_u8(c, 9);
+    uint8_t src[4], dst[4];
+    get_bytes(c, 12, src, 4);
+    get_bytes(c, 16, dst, 4);
+    if (c->truncated)
         return short_header(out, s, "IPv4 header truncated");
-    if (s->p[0] >> 4 != 4)
+    if (version_ihl >> 4 != 4)
         return fail(out, DECAP_MALFORMED, "IPv4 version is not 4");
-    size_t header = (size_t)(s->p[0] & 0x0f) * 4;
+    size_t header = (size_t)(version_ihl & 0x0f) * 4;
     if (header < 20)
         return fail(out, DECAP_MALFORMED, "IPv4 header length below 20");
-    size_t total = be16(s->p + 2);
     if (total < header)
         return fail(out, DECAP_MALFORMED, "IPv4 total length below header length");
-    if (s->size < header)
+    if (!cursor_has(c, 0, header))
         return short_header(out, s, "IPv4 options truncated");
     out->src.family = out->dst.family = 4;
-    memcpy(out->src.ip, s->p + 12, 4);
-    memcpy(out->dst.ip, s->p + 16, 4);
-    uint16_t flags_offset = be16(s->p + 6);
+    memcpy(out->src.ip, src, 4);
+    memcpy(out->dst.ip, dst, 4);
     int more = (flags_offset & 0x2000) != 0;
     uint32_t offset = (uint32_t)(flags_offset & 0x1fff) * 8;
-    uint8_t protocol = s->p[9];
     if (more || offset) {
-        out->fragment_id = be16(s->p + 4);
+        out->fragment_id = identification;
         out->fragment_offset = offset;
         out->more_fragments = more;
         return fail(out, DECAP_FRAGMENT, "IPv4 fragment");
     }
     if (protocol != IPPROTO_UDP_)
         return fail(out, DECAP_NOT_UDP, "IPv4 protocol is not UDP");
-    if (total > s->size && !s->snapped)
+    if (total > c->size && !s->snapped)
         return fail(out, DECAP_MALFORMED, "IPv4 total length beyond the frame");
-    advance(s, header);
-    if (s->size > total - header)
-        s->size = total - header; /* link-layer padding */
+    cursor_skip(c, header); /* there: checked above */
+    cursor_limit(c, total - header); /* link-layer padding */
     return decode_udp(s, total - header, out);
 }
 
@@ -190,22 +176,26 @@ static enum decap_status decode_ipv4(struct span *s, struct decap_result *out)
 
 static enum decap_status decode_ipv6(struct span *s, struct decap_result *out)
 {
-    if (s->size < 40)
+    struct byte_cursor *c = &s->c;
+    uint8_t version = get_u8(c, 0) >> 4;
+    size_t payload = get_be16(c, 4);
+    uint8_t next = get_u8(c, 6);
+    uint8_t src[16], dst[16];
+    get_bytes(c, 8, src, 16);
+    get_bytes(c, 24, dst, 16);
+    if (c->truncated)
         return short_header(out, s, "IPv6 header truncated");
-    if (s->p[0] >> 4 != 6)
+    if (version != 6)
         return fail(out, DECAP_MALFORMED, "IPv6 version is not 6");
-    size_t payload = be16(s->p + 4);
-    uint8_t next = s->p[6];
     out->src.family = out->dst.family = 6;
-    memcpy(out->src.ip, s->p + 8, 16);
-    memcpy(out->dst.ip, s->p + 24, 16);
+    memcpy(out->src.ip, src, 16);
+    memcpy(out->dst.ip, dst, 16);
     if (payload == 0 && next == IPPROTO_HOPOPTS_)
         return fail(out, DECAP_NOT_UDP, "IPv6 jumbogram");
-    advance(s, 40);
-    if (payload > s->size && !s->snapped)
+    cursor_skip(c, 40); /* there: the addresses were */
+    if (payload > c->size && !s->snapped)
         return fail(out, DECAP_MALFORMED, "IPv6 payload length beyond the frame");
-    if (s->size > payload)
-        s->size = payload;
+    cursor_limit(c, payload);
 
     for (int n = 0; n < IPV6_MAX_EXTENSIONS; n++) {
         size_t length;
@@ -216,31 +206,30 @@ static enum decap_status decode_ipv6(struct span *s, struct decap_result *out)
         case IPPROTO_ROUTING_:
         case IPPROTO_DSTOPTS_:
         case IPPROTO_MH_:
+        case IPPROTO_AH_: {
             if (payload < 2)
                 return fail(out, DECAP_MALFORMED, "IPv6 extension header beyond the payload");
-            if (s->size < 2)
+            size_t units = get_u8(c, 1);
+            if (c->truncated)
                 return short_header(out, s, "IPv6 extension header truncated");
-            length = ((size_t)s->p[1] + 1) * 8;
+            length = next == IPPROTO_AH_ ? (units + 2) * 4 : (units + 1) * 8;
             break;
-        case IPPROTO_AH_:
-            if (payload < 2)
-                return fail(out, DECAP_MALFORMED, "IPv6 extension header beyond the payload");
-            if (s->size < 2)
-                return short_header(out, s, "IPv6 extension header truncated");
-            length = ((size_t)s->p[1] + 2) * 4;
-            break;
-        case IPPROTO_FRAGMENT_:
+        }
+        case IPPROTO_FRAGMENT_: {
             if (payload < 8)
                 return fail(out, DECAP_MALFORMED, "IPv6 fragment header beyond the payload");
-            if (s->size < 8)
+            uint16_t offset_flags = get_be16(c, 2);
+            uint32_t identification = get_be32(c, 4);
+            if (c->truncated)
                 return short_header(out, s, "IPv6 fragment header truncated");
-            out->fragment_offset = (uint32_t)(be16(s->p + 2) & 0xfff8);
-            out->more_fragments = s->p[3] & 1;
-            out->fragment_id = be32(s->p + 4);
+            out->fragment_offset = (uint32_t)(offset_flags & 0xfff8);
+            out->more_fragments = offset_flags & 1;
+            out->fragment_id = identification;
             if (out->fragment_offset || out->more_fragments)
                 return fail(out, DECAP_FRAGMENT, "IPv6 fragment");
             length = 8; /* an atomic fragment (RFC 6946): carry on */
             break;
+        }
         case IPPROTO_ESP_:
             return fail(out, DECAP_NOT_UDP, "IPv6 ESP (encrypted)");
         case IPPROTO_NONE_:
@@ -250,10 +239,10 @@ static enum decap_status decode_ipv6(struct span *s, struct decap_result *out)
         }
         if (length > payload)
             return fail(out, DECAP_MALFORMED, "IPv6 extension header beyond the payload");
-        if (length > s->size)
+        uint8_t following = get_u8(c, 0);
+        if (!cursor_skip(c, length))
             return short_header(out, s, "IPv6 extension header truncated");
-        next = s->p[0];
-        advance(s, length);
+        next = following;
         payload -= length;
     }
     return fail(out, DECAP_MALFORMED, "too many IPv6 extension headers");
@@ -275,9 +264,10 @@ static enum decap_status decode_ethertype(struct span *s, uint16_t type, struct 
 /* Version nibble of a raw IP packet. */
 static enum decap_status decode_raw_ip(struct span *s, struct decap_result *out)
 {
-    if (s->size < 1)
+    uint8_t version = get_u8(&s->c, 0) >> 4;
+    if (s->c.truncated)
         return short_header(out, s, "empty raw IP frame");
-    switch (s->p[0] >> 4) {
+    switch (version) {
     case 4:
         return decode_ipv4(s, out);
     case 6:
@@ -298,19 +288,29 @@ static enum decap_status decode_raw_ip(struct span *s, struct decap_result *out)
  *
  * A type below 1536 is an 802.3 length (LLC): not IP.
  */
+/* Step over the 802.1Q / 802.1ad tags in front of *type; false when one is
+ * cut short (the failure is in out). Each tag consumes 4 bytes, so the loop
+ * ends. */
+static bool skip_vlan_tags(struct span *s, uint16_t *type, struct decap_result *out)
+{
+    while (*type == ETHERTYPE_VLAN || *type == ETHERTYPE_QINQ || *type == ETHERTYPE_QINQ1) {
+        uint16_t inner = get_be16(&s->c, 2);
+        if (!cursor_skip(&s->c, 4)) {
+            short_header(out, s, "802.1Q tag truncated");
+            return false;
+        }
+        *type = inner;
+    }
+    return true;
+}
+
 static enum decap_status decode_ethernet(struct span *s, struct decap_result *out)
 {
-    if (s->size < 14)
+    uint16_t type = get_be16(&s->c, 12);
+    if (!cursor_skip(&s->c, 14))
         return short_header(out, s, "Ethernet header truncated");
-    advance(s, 12);
-    uint16_t type = be16(s->p);
-    advance(s, 2);
-    while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ1) {
-        if (s->size < 4)
-            return short_header(out, s, "802.1Q tag truncated");
-        type = be16(s->p + 2);
-        advance(s, 4);
-    }
+    if (!skip_vlan_tags(s, &type, out))
+        return out->status;
     if (type < 1536)
         return fail(out, DECAP_NOT_IP, "802.3 LLC frame");
     return decode_ethertype(s, type, out);
@@ -329,21 +329,16 @@ static enum decap_status decode_ethernet(struct span *s, struct decap_result *ou
  */
 static enum decap_status decode_cooked(struct span *s, uint16_t type, struct decap_result *out)
 {
-    while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ1) {
-        if (s->size < 4)
-            return short_header(out, s, "802.1Q tag truncated");
-        type = be16(s->p + 2);
-        advance(s, 4);
-    }
+    if (!skip_vlan_tags(s, &type, out))
+        return out->status;
     return decode_ethertype(s, type, out);
 }
 
 static enum decap_status decode_sll(struct span *s, struct decap_result *out)
 {
-    if (s->size < 16)
+    uint16_t type = get_be16(&s->c, 14);
+    if (!cursor_skip(&s->c, 16))
         return short_header(out, s, "Linux cooked header truncated");
-    uint16_t type = be16(s->p + 14);
-    advance(s, 16);
     return decode_cooked(s, type, out);
 }
 
@@ -357,10 +352,9 @@ static enum decap_status decode_sll(struct span *s, struct decap_result *out)
  */
 static enum decap_status decode_sll2(struct span *s, struct decap_result *out)
 {
-    if (s->size < 20)
+    uint16_t type = get_be16(&s->c, 0);
+    if (!cursor_skip(&s->c, 20))
         return short_header(out, s, "Linux cooked v2 header truncated");
-    uint16_t type = be16(s->p);
-    advance(s, 20);
     return decode_cooked(s, type, out);
 }
 
@@ -373,12 +367,11 @@ static enum decap_status decode_sll2(struct span *s, struct decap_result *out)
 static enum decap_status decode_loopback(struct span *s, int network_order,
                                          struct decap_result *out)
 {
-    if (s->size < 4)
-        return short_header(out, s, "loopback header truncated");
-    uint32_t family = network_order ? be32(s->p) : le32(s->p);
+    uint32_t family = network_order ? get_be32(&s->c, 0) : get_le32(&s->c, 0);
     if (!network_order && family > 0xffff)
-        family = be32(s->p); /* written on a big-endian machine */
-    advance(s, 4);
+        family = get_be32(&s->c, 0); /* written on a big-endian machine */
+    if (!cursor_skip(&s->c, 4))
+        return short_header(out, s, "loopback header truncated");
     switch (family) {
     case 2:
         return decode_ipv4(s, out);
@@ -413,9 +406,13 @@ static enum decap_status decode_loopback(struct span *s, int network_order,
  */
 static bool decap_common_frame(const uint8_t *f, size_t caplen, struct decap_result *out)
 {
-    if (caplen < 42 || be32(f + 12) >> 8 != 0x080045u || (be32(f + 20) & 0x3fff00ffu) != 17)
+    /* One bounds check for the 42 bytes of headers: the compiler drops the
+     * accessors' own checks below, which it can prove redundant. */
+    struct byte_cursor c = byte_cursor_make(f, caplen);
+    if (!cursor_has(&c, 0, 42) || get_be32(&c, 12) >> 8 != 0x080045u ||
+        (get_be32(&c, 20) & 0x3fff00ffu) != 17)
         return false;
-    size_t total = be16(f + 16), udp_length = be16(f + 38);
+    size_t total = get_be16(&c, 16), udp_length = get_be16(&c, 38);
     if (total > caplen - 14 || udp_length < 8 || udp_length + 20 > total)
         return false;
     /* Every field as decap_frame_general leaves it, without a memset of
@@ -427,8 +424,8 @@ static bool decap_common_frame(const uint8_t *f, size_t caplen, struct decap_res
         struct decap_address *a = k ? &out->dst : &out->src;
         a->family = 4;
         memset(a->ip, 0, sizeof a->ip);
-        memcpy(a->ip, f + 26 + 4 * k, 4);
-        a->port = be16(f + 34 + 2 * k);
+        get_bytes(&c, 26 + 4 * (size_t)k, a->ip, 4);
+        a->port = get_be16(&c, 34 + 2 * (size_t)k);
     }
     out->fragment_id = 0;
     out->fragment_offset = 0;
@@ -450,7 +447,7 @@ enum decap_status decap_frame_general(int link, const uint8_t *frame, size_t cap
                                       struct decap_result *out)
 {
     memset(out, 0, sizeof *out);
-    struct span s = {frame, frame ? caplen : 0, caplen < wirelen};
+    struct span s = {byte_cursor_make(frame, caplen), caplen < wirelen};
     switch (link) {
     case DECAP_LINK_ETHERNET:
         return decode_ethernet(&s, out);

@@ -120,8 +120,10 @@ static void version(void)
 {
     printf("bitsift %s (libbitsift %s, CRC32 %s)\n"
            "Copyright (C) 2026 the bitsift authors.\n"
-           "This is free software: you are free to change and redistribute it.\n"
-           "There is NO WARRANTY, to the extent permitted by law.\n",
+           "License BSD-3-Clause: <https://spdx.org/licenses/BSD-3-Clause.html>.\n"
+           "This is free software: you are free to change and redistribute it under the\n"
+           "terms of that license (the file COPYING). There is NO WARRANTY, to the extent\n"
+           "permitted by law.\n",
            PACKAGE_VERSION, bitsift_version_string(), bitsift_crc32_implementation());
 }
 

@@ -106,6 +106,7 @@ EXTRA_DIST += \
 # The validation program against the op interpreter (lib/schema_validate.c).
 check_PROGRAMS += tests/schema/validate_diff
 tests_schema_validate_diff_SOURCES = tests/schema/validate_diff.c
+tests_schema_validate_diff_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/fuzz
 tests_schema_validate_diff_LDADD = lib/libbitsift.la
 TESTS += tests/schema/validate_diff
 
