@@ -8,7 +8,7 @@ bench_programs = bench/bench_reader bench/bench_crc bench/bench_schema bench/ben
 	bench/pcap_loop
 EXTRA_PROGRAMS += bench/bench_reader bench/bench_crc bench/bench_schema bench/bench_e2e \
 	bench/pcap_loop
-EXTRA_DIST += bench/run.sh
+EXTRA_DIST += bench/run.sh bench/ab.py
 CLEANFILES += $(bench_programs) bench/shooter-1m.pcap bench/shooter-4m.pcap
 noinst_HEADERS += bench/bench_util.h bench/bench_packets.h
 
