@@ -398,8 +398,16 @@ const bitsift_schema *schema_tree_schema(const bitsift_tree *t);
 /* Start a result: no type yet, status OK. */
 void schema_result_init(bitsift_result *res);
 /* Whether a decode was given a schema and a packet; when not, `res` says
- * so (BITSIFT_E_ARGUMENT). */
-bool schema_decode_args_ok(const bitsift_schema *s, const void *packet, size_t size,
-                           bitsift_result *res);
+ * so (BITSIFT_E_ARGUMENT). Inline: every packet passes here. */
+static inline bool schema_decode_args_ok(const bitsift_schema *s, const void *packet, size_t size,
+                                         bitsift_result *res)
+{
+    if (BITSIFT_LIKELY(s && (packet || !size)))
+        return true;
+    schema_result_init(res);
+    res->status = res->failure.kind = BITSIFT_E_ARGUMENT;
+    res->failure.why = "no schema or no packet";
+    return false;
+}
 
 #endif /* BITSIFT_SCHEMA_INTERNAL_H */

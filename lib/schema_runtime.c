@@ -199,14 +199,3 @@ void schema_result_init(bitsift_result *res)
     memset(&res->failure, 0, sizeof res->failure);
     res->path[0] = 0;
 }
-
-bool schema_decode_args_ok(const bitsift_schema *s, const void *packet, size_t size,
-                           bitsift_result *res)
-{
-    if (s && (packet || !size))
-        return true;
-    schema_result_init(res);
-    res->status = res->failure.kind = BITSIFT_E_ARGUMENT;
-    res->failure.why = "no schema or no packet";
-    return false;
-}
