@@ -98,6 +98,7 @@ else
 FUZZ_CONFIGURE_FLAGS = --enable-fuzzing
 
 fuzz fuzz-smoke:
+	$(AM_V_at)$(MKDIR_P) $(FUZZ_BUILD_DIR)
 	$(AM_V_at)$(MAKE) $(AM_MAKEFLAGS) distdir distdir=$(FUZZ_BUILD_DIR)/source >/dev/null
 	$(AM_V_at)cd $(FUZZ_BUILD_DIR) && { test -f config.status || \
 		./source/configure $(FUZZ_CONFIGURE_FLAGS); } && $(MAKE) $@
