@@ -14,7 +14,12 @@
  *     land on it); the size itself is "sparse index beyond the array"
  *     (expected size - 1), one below is the last element. An absolute
  *     index equal to the previous one is "not above the previous one".
- *     Through the visitor decoder, the validation program and the tree.
+ *     Through the visitor decoder, the validation program and the tree;
+ *     a tree has nodes 0..count-1 and no node `count`.
+ *  3. An unsigned value converts to a signed field up to INT64_MAX
+ *     exactly; one more is "value too large" (a bits(64) field takes it).
+ *  4. Random trees: an object index steps at most 1/16 of the room left
+ *     below max_objects, at least 1: with 32 left, +1 or +2, both seen.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -297,6 +302,93 @@ static void test_sparse_messages(void)
     bitsift_schema_free(s);
 }
 
+/* -- 3. unsigned values into signed fields ----------------------------- */
+
+static void test_uint_conversion(void)
+{
+    static const char text[] = "protocol u { id 4; crc off; end_check off; }\n"
+                               "packet p { int(-9223372036854775808, 9223372036854775807) any;"
+                               " bits(64) raw; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "uint schema compiles");
+    if (!s)
+        return;
+    static const struct {
+        uint64_t any, raw;
+        bool ok;
+    } cases[] = {
+        {(uint64_t)INT64_MAX, UINT64_MAX, true},
+        {(uint64_t)INT64_MAX - 1, 0, true},
+        {(uint64_t)INT64_MAX + 1, 0, false},
+        {UINT64_MAX, 0, false},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        bitsift_tree *t = bitsift_tree_create(s);
+        bool ok = t && bitsift_tree_reset(t, 0);
+        bitsift_value v = {.kind = BITSIFT_VALUE_UINT};
+        v.u = cases[c].any;
+        ok = ok && bitsift_node_add_value(t, NULL, "any", &v);
+        v.u = cases[c].raw;
+        ok = ok && bitsift_node_add_value(t, NULL, "raw", &v);
+        uint8_t out[32];
+        size_t size = 0;
+        bitsift_result res;
+        bitsift_error e = ok ? bitsift_encode(s, t, out, sizeof out, &size, &res) : BITSIFT_E_NOMEM;
+        if (cases[c].ok) {
+            /* It decodes back to the same number, as a signed value. */
+            bitsift_result dres;
+            ok = ok && e == BITSIFT_OK && bitsift_decode_tree(s, out, size, 0, t, &dres) == BITSIFT_OK;
+            const bitsift_node *n = ok ? bitsift_tree_find(t, "any") : NULL;
+            const bitsift_value *got = n ? bitsift_node_value(n) : NULL;
+            ok = ok && got && got->i == (int64_t)cases[c].any;
+        } else {
+            ok = ok && e == BITSIFT_E_VALUE && res.failure.why &&
+                 strcmp(res.failure.why, "value too large") == 0;
+        }
+        if (!ok)
+            printf("# encode %s: %s\n", bitsift_error_name(e), e ? (res.failure.why ? res.failure.why : "") : "");
+        tap(ok, "uint %llu into int(INT64_MIN, INT64_MAX): %s", (unsigned long long)cases[c].any,
+            cases[c].ok ? "written and read back" : "value too large");
+        bitsift_tree_free(t);
+    }
+    bitsift_schema_free(s);
+}
+
+/* -- 4. random object indices ------------------------------------------ */
+
+static void test_random_object_index(void)
+{
+    /* Base 0: 32 and 31 left below max_objects. */
+    static const char text[] = "protocol r { id 6; crc off; end_check off; }\n"
+                               "packet wide { object_index(0, 32) o; }\n"
+                               "packet narrow { object_index(0, 31) o; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "object index schema compiles");
+    if (!s)
+        return;
+    bitsift_tree *t = bitsift_tree_create(s);
+    for (unsigned type = 0; type < 2 && t; type++) {
+        int64_t top = type == 0 ? 2 : 1; /* base + max(1, room / 16) */
+        bool seen[3] = {false, false, false}, in_range = true;
+        for (uint64_t seed = 1; seed <= 200; seed++) {
+            if (bitsift_tree_random(t, type, seed, 50) != BITSIFT_OK) {
+                in_range = false;
+                break;
+            }
+            const bitsift_node *n = bitsift_tree_find(t, "o");
+            int64_t o = n ? bitsift_node_value(n)->i : -1;
+            if (o < 1 || o > top)
+                in_range = false;
+            else
+                seen[o] = true;
+        }
+        tap(in_range && seen[1] && seen[top], "random object_index(0, %d): steps 1..%lld, each seen",
+            type == 0 ? 32 : 31, (long long)top);
+    }
+    bitsift_tree_free(t);
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -306,6 +398,8 @@ int main(void)
     test_switch_span(64, -30);
     test_switch_span(65, -30);
     test_sparse_messages();
+    test_uint_conversion();
+    test_random_object_index();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
