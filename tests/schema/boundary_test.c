@@ -20,6 +20,8 @@
  *     exactly; one more is "value too large" (a bits(64) field takes it).
  *  4. Random trees: an object index steps at most 1/16 of the room left
  *     below max_objects, at least 1: with 32 left, +1 or +2, both seen.
+ *  5. Slots are numbered from 0: a field in a branch not taken takes its
+ *     default for later conditions when it holds slot 0 as well.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -389,6 +391,33 @@ static void test_random_object_index(void)
     bitsift_schema_free(s);
 }
 
+/* -- 5. slot 0 in a branch not taken ---------------------------------- */
+
+static void test_default_in_slot_zero(void)
+{
+    /* k is the first field referred to (slot 0); its branch is never
+     * taken, so the second if sees its default, 2, and reads y. */
+    static const char text[] = "protocol z { id 8; crc off; end_check off; }\n"
+                               "packet p { if (1 == 2) { int(0, 3) k default 2; }\n"
+                               "           if (k == 2) { bool y; } bool w; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "slot 0 schema compiles");
+    if (!s)
+        return;
+    const uint8_t packet[1] = {0x03};
+    bitsift_result res;
+    char why[256] = "";
+    bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
+    if (!ok)
+        printf("# %s\n", why);
+    ok = ok && res.status == BITSIFT_OK && res.bits == 2 && res.fields == 2;
+    if (!ok)
+        printf("# %s after %llu bits, %llu fields\n", bitsift_error_name(res.status),
+               (unsigned long long)res.bits, (unsigned long long)res.fields);
+    tap(ok, "a branch not taken sets its slot-0 field's default for a later condition");
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -400,6 +429,7 @@ int main(void)
     test_sparse_messages();
     test_uint_conversion();
     test_random_object_index();
+    test_default_in_slot_zero();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
