@@ -22,6 +22,8 @@
  *     below max_objects, at least 1: with 32 left, +1 or +2, both seen.
  *  5. Slots are numbered from 0: a field in a branch not taken takes its
  *     default for later conditions when it holds slot 0 as well.
+ *  6. An object index's last tier steps up to max_objects + 1, which from
+ *     -1 lands on max_objects itself: valid; one step more is not.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -418,6 +420,37 @@ static void test_default_in_slot_zero(void)
     bitsift_schema_free(s);
 }
 
+/* -- 6. the object index's largest step ----------------------------- */
+
+static void test_object_index_top(void)
+{
+    /* From -1 to at most 300: the last tier is int(126, 301), 8 bits. */
+    static const char text[] = "protocol o { id 2; crc off; end_check off; }\n"
+                               "packet p { object_index(-1, 300) o; bool after; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "object index schema compiles");
+    if (!s)
+        return;
+    for (int64_t d = 299; d <= 302; d++) {
+        uint8_t packet[4] = {0};
+        bitsift_writer w;
+        bitsift_writer_init(&w, packet, sizeof packet);
+        bitsift_write_bits(&w, 6, 0); /* no short tier */
+        bitsift_write_bits(&w, 8, (uint64_t)(d - 126));
+        bitsift_write_bool(&w, true);
+        bitsift_result res;
+        char why[256] = "";
+        bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
+        if (!ok)
+            printf("# step %lld: %s\n", (long long)d, why);
+        bool valid = d <= 301;
+        ok = ok && (res.status == BITSIFT_OK) == valid && (!valid || res.bits == 15);
+        tap(ok, "object_index(-1, 300): step %lld from -1 %s", (long long)d,
+            valid ? "is valid" : "is refused");
+    }
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -430,6 +463,7 @@ int main(void)
     test_uint_conversion();
     test_random_object_index();
     test_default_in_slot_zero();
+    test_object_index_top();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
