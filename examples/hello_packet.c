@@ -2,8 +2,10 @@
  * hello_packet.c -- the smallest complete use of libbitsift: one serialize
  * function, written once, writes a framed packet (CRC32 over an unsent
  * protocol id, end-of-packet check) and reads it back, then a damaged copy
- * is refused. `make` builds it as examples/hello-packet; the README and
- * libbitsift(3) point to it.
+ * is refused. `make` builds it as examples/hello-packet: run
+ * ./examples/hello-packet. Built against an installed libbitsift, see
+ * LINKING in libbitsift(3) (pkg-config, and an rpath or LD_LIBRARY_PATH
+ * for a prefix the loader does not search).
  */
 #include <stdio.h>
 

@@ -13,9 +13,11 @@
 # seed corpus and regressions as input, the target's dictionary and
 # cmplog. Output (queue, crashes) stays in afl-work/out/<target>/.
 #
+# The harnesses and their sources: fuzz/targets.list (fuzz/targets.sh).
 # Environment (from fuzz/local.mk): srcdir, builddir, top_builddir,
-# FUZZ_TARGETS, FUZZ_CRC_TARGETS, LIB_SOURCES, LIB_CFLAGS, LIB_LIBS, FUZZ_AFL_CC,
-# FUZZ_AFL_FUZZ; FUZZ_AFL_SECONDS, FUZZ_AFL_TARGETS (a subset) may be set.
+# FUZZ_TARGETS, FUZZ_CRC_TARGETS, LIB_SOURCES, LIB_CFLAGS, LIB_LIBS, the
+# harnesses' <LIBRARY>_CFLAGS/_LIBS, FUZZ_AFL_CC, FUZZ_AFL_FUZZ;
+# FUZZ_AFL_SECONDS, FUZZ_AFL_TARGETS (a subset) may be set.
 set -u
 
 : "${srcdir:=.}" "${builddir:=.}" "${top_builddir:=.}" "${FUZZ_TARGETS:=}" "${FUZZ_CRC_TARGETS:=}"
@@ -28,59 +30,55 @@ if [ -z "$FUZZ_AFL_CC" ] || [ -z "$FUZZ_AFL_FUZZ" ]; then
     exit 1
 fi
 
+. "$srcdir/fuzz/targets.sh"
+
 work=$builddir/fuzz/afl-work
 rm -rf "$work"
 mkdir -p "$work/obj" "$work/obj-cmplog" "$work/obj-pic" "$work/bin" "$work/lib" "$work/in" "$work/out"
-cppflags="-DHAVE_CONFIG_H -I$top_builddir -I$srcdir/lib -I$srcdir/fuzz -I$srcdir/src"
 cflags="-g -O2 $LIB_CFLAGS"
 export AFL_QUIET=1 AFL_USE_ASAN=1 AFL_USE_UBSAN=1
 
-# compile DIR FLAGS... SOURCE: one object, named after the source path.
-compile() {
-    dir=$1 src=$2
+# objects DIR SOURCES CC [FLAGS...]: compile each source, print the objects.
+objects() {
+    dir=$1 sources=$2
     shift 2
-    obj=$dir/$(echo "$src" | tr '/' '_' | sed 's/\.c$/.o/')
-    "$@" $cppflags $cflags -c "$srcdir/$src" -o "$obj" || exit 1
-    echo "$obj"
+    for src in $sources; do
+        case $src in *.h) continue ;; esac
+        fuzz_compile "$dir" "$src" "$@" $cflags || exit 1
+    done
 }
 
-. "$srcdir/fuzz/targets.sh"
-
 echo "fuzz-afl: building with $FUZZ_AFL_CC"
-lib_objs= lib_cmplog_objs= lib_pic_objs=
-for src in $LIB_SOURCES; do
-    case $src in *.h) continue ;; esac
-    lib_objs="$lib_objs $(compile "$work/obj" "$src" "$FUZZ_AFL_CC")"
-    lib_cmplog_objs="$lib_cmplog_objs $(AFL_LLVM_CMPLOG=1 compile "$work/obj-cmplog" "$src" "$FUZZ_AFL_CC")"
-done
-driver=$(compile "$work/obj" fuzz/afl_driver.c "$FUZZ_AFL_CC")
-driver_cmplog=$(AFL_LLVM_CMPLOG=1 compile "$work/obj-cmplog" fuzz/afl_driver.c "$FUZZ_AFL_CC")
+lib_objs=$(objects "$work/obj" "$LIB_SOURCES" "$FUZZ_AFL_CC") || exit 1
+lib_cmplog_objs=$(AFL_LLVM_CMPLOG=1 objects "$work/obj-cmplog" "$LIB_SOURCES" "$FUZZ_AFL_CC") || exit 1
+driver=$(objects "$work/obj" fuzz/afl_driver.c "$FUZZ_AFL_CC") || exit 1
+driver_cmplog=$(AFL_LLVM_CMPLOG=1 objects "$work/obj-cmplog" fuzz/afl_driver.c "$FUZZ_AFL_CC") || exit 1
 
 status=0
 for t in $targets; do
-    objs= cmplog_objs=
-    for src in $(harness_sources "$t"); do
-        [ -f "$srcdir/$src" ] || [ -f "$builddir/$src" ] || continue
-        objs="$objs $(compile "$work/obj" "$src" "$FUZZ_AFL_CC")"
-        cmplog_objs="$cmplog_objs $(AFL_LLVM_CMPLOG=1 compile "$work/obj-cmplog" "$src" "$FUZZ_AFL_CC")"
-    done
+    sources="$(harness_sources "$t") $(harness_generated "$t")"
+    hcflags=$(harness_cflags "$t")
+    libs="$(harness_libs "$t") $LIB_LIBS"
     # shellcheck disable=SC2086
-    "$FUZZ_AFL_CC" -o "$work/bin/$t" $objs $driver $lib_objs $LIB_LIBS || exit 1
+    objs=$(objects "$work/obj" "$sources" "$FUZZ_AFL_CC" $hcflags) || exit 1
+    # shellcheck disable=SC2086
+    cmplog_objs=$(AFL_LLVM_CMPLOG=1 objects "$work/obj-cmplog" "$sources" "$FUZZ_AFL_CC" $hcflags) ||
+        exit 1
+    # shellcheck disable=SC2086
+    "$FUZZ_AFL_CC" -o "$work/bin/$t" $objs $driver $lib_objs $libs || exit 1
     # shellcheck disable=SC2086
     AFL_LLVM_CMPLOG=1 "$FUZZ_AFL_CC" -o "$work/bin/$t.cmplog" $cmplog_objs $driver_cmplog \
-        $lib_cmplog_objs $LIB_LIBS || exit 1
+        $lib_cmplog_objs $libs || exit 1
 
     set -- env
     case " $FUZZ_CRC_TARGETS " in
     *" $t "*)
         # The post-processor: plain clang, position-independent, no ASan.
-        pic=
-        for src in fuzz/afl_crc_mutator.c $(harness_sources "$t") $LIB_SOURCES; do
-            case $src in *.h) continue ;; esac
-            pic="$pic $(compile "$work/obj-pic" "$src" "${CC:-cc}" -fPIC -fvisibility=default)"
-        done
         # shellcheck disable=SC2086
-        "${CC:-cc}" -shared -o "$work/lib/$t-crc.so" $pic $LIB_LIBS || exit 1
+        pic=$(objects "$work/obj-pic" "fuzz/afl_crc_mutator.c $sources $LIB_SOURCES" \
+            "${CC:-cc}" -fPIC -fvisibility=default $hcflags) || exit 1
+        # shellcheck disable=SC2086
+        "${CC:-cc}" -shared -o "$work/lib/$t-crc.so" $pic $libs || exit 1
         set -- env AFL_CUSTOM_MUTATOR_LIBRARY="$work/lib/$t-crc.so"
         ;;
     esac
@@ -96,7 +94,7 @@ for t in $targets; do
     # binding to a core (the machine is shared), a fresh output directory.
     # shellcheck disable=SC2086
     "$@" AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
-        AFL_NO_AFFINITY=1 AFL_FAST_CAL=1 AFL_SKIP_CRASHES=1 \
+        AFL_NO_AFFINITY=1 AFL_FAST_CAL=1 \
         "$FUZZ_AFL_FUZZ" -V "$seconds" -m none -t 1000 -i "$work/in/$t" -o "$work/out/$t" $dict \
         -c "$work/bin/$t.cmplog" -- "$work/bin/$t" >"$work/out/$t.log" 2>&1
     rc=$?

@@ -10,17 +10,17 @@
 #                     branch coverage
 #   make fuzz-seeds   regenerates the seed corpus with the encoder
 
-# Harnesses shipped to long campaigns (OSS-Fuzz, fuzz-smoke, fuzz-afl).
-FUZZ_TARGETS = fuzz_reader fuzz_packet fuzz_schema fuzz_roundtrip fuzz_capture
-# Harnesses over framed packets: they also build as <target>_crc (libFuzzer
-# custom mutator that re-seals the CRC) and <target>_seal (the harness
-# computes the CRC itself).
-FUZZ_CRC_TARGETS = fuzz_packet
-# The other builds of a target's source (BINARY:TARGET), run by fuzz-smoke.
-FUZZ_VARIANTS = fuzz_packet_crc:fuzz_packet fuzz_packet_seal:fuzz_packet \
-	fuzz_packet_nocrc:fuzz_packet fuzz_packet_schema:fuzz_packet
-# The test-only target with a bug behind the CRC gate (fuzz/planted.test).
-FUZZ_TEST_TARGETS = fuzz_planted
+# The harnesses, their sources and libraries: fuzz/targets.list, from which
+# fuzz/targets.mk (replay and libFuzzer programs, FUZZ_TARGETS...) is
+# generated and which the build scripts read (fuzz/targets.sh).
+include $(srcdir)/fuzz/targets.mk
+FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz -I$(srcdir)/src
+
+$(srcdir)/fuzz/targets.mk: $(srcdir)/fuzz/targets.list $(srcdir)/fuzz/targets.sh \
+		$(srcdir)/fuzz/targets-mk.sh
+	$(AM_V_GEN)$(SHELL) $(srcdir)/fuzz/targets-mk.sh $(srcdir) >$@.tmp && \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; touch $@; else mv $@.tmp $@; fi
+TESTS += fuzz/check-targets.sh
 
 noinst_HEADERS += fuzz/fuzz_input.h fuzz/reseal.h fuzz/packet_schemas.h fuzz/schema_mutate.h \
 	fuzz/reader_ops.h fuzz/validate_check.h fuzz/frame_log.h
@@ -33,63 +33,12 @@ fuzz/bundled_schemas.c: $(srcdir)/fuzz/embed-schemas.sh $(FUZZ_BUNDLED_SCHEMAS:%
 	$(SHELL) $(srcdir)/fuzz/embed-schemas.sh $(srcdir) $(FUZZ_BUNDLED_SCHEMAS) >$@.tmp && \
 	mv $@.tmp $@
 CLEANFILES += fuzz/bundled_schemas.c
-FUZZ_PACKET_SOURCES = fuzz/packet_schemas.c
 
-# Dictionaries and libFuzzer/OSS-Fuzz options, one per target.
-FUZZ_DICTS = fuzz/fuzz_reader.dict fuzz/fuzz_packet.dict fuzz/fuzz_schema.dict \
-	fuzz/fuzz_planted.dict
-FUZZ_OPTIONS = fuzz/fuzz_reader.options fuzz/fuzz_packet.options fuzz/fuzz_schema.options \
-	fuzz/fuzz_roundtrip.options fuzz/fuzz_capture.options fuzz/fuzz_planted.options
-
-FUZZ_DIST_FILES = fuzz/embed-schemas.sh fuzz/targets.sh fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
-	fuzz/schema-error-seeds.sh \
-	fuzz/oss-fuzz-build.sh fuzz/afl_driver.c fuzz/afl_crc_mutator.c
-EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md $(FUZZ_DICTS) $(FUZZ_OPTIONS) \
-	corpus/fuzz_reader corpus/fuzz_planted corpus/fuzz_packet corpus/fuzz_schema corpus/fuzz_roundtrip corpus/fuzz_capture \
-	fuzz/regressions
-
-## -- Replay: every harness with a plain main(), run by make check ---------
-
-check_PROGRAMS += fuzz/replay_fuzz_reader fuzz/replay_fuzz_planted \
-	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema fuzz/replay_fuzz_roundtrip \
-	fuzz/replay_fuzz_capture
-TESTS += fuzz/replay_fuzz_reader fuzz/replay_fuzz_planted \
-	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema fuzz/replay_fuzz_roundtrip \
-	fuzz/replay_fuzz_capture
-
-fuzz_replay_fuzz_reader_SOURCES = fuzz/fuzz_reader.c fuzz/replay_main.c
-fuzz_replay_fuzz_reader_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_reader"'
-fuzz_replay_fuzz_reader_LDADD = lib/libbitsift.la
-
-fuzz_replay_fuzz_planted_SOURCES = fuzz/fuzz_planted.c fuzz/replay_main.c
-fuzz_replay_fuzz_planted_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_planted"'
-fuzz_replay_fuzz_planted_LDADD = lib/libbitsift.la
-
-fuzz_replay_fuzz_packet_SOURCES = fuzz/fuzz_packet.c $(FUZZ_PACKET_SOURCES) fuzz/replay_main.c
-nodist_fuzz_replay_fuzz_packet_SOURCES = fuzz/bundled_schemas.c
-fuzz_replay_fuzz_packet_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz -DFUZZ_TARGET_NAME='"fuzz_packet"'
-fuzz_replay_fuzz_packet_LDADD = lib/libbitsift.la
-
-fuzz_replay_fuzz_schema_SOURCES = fuzz/fuzz_schema.c fuzz/replay_main.c
-fuzz_replay_fuzz_schema_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_schema"'
-fuzz_replay_fuzz_schema_LDADD = lib/libbitsift.la
-
-fuzz_replay_fuzz_roundtrip_SOURCES = fuzz/fuzz_roundtrip.c fuzz/schema_mutate.c \
-	$(FUZZ_PACKET_SOURCES) fuzz/replay_main.c
-nodist_fuzz_replay_fuzz_roundtrip_SOURCES = fuzz/bundled_schemas.c
-fuzz_replay_fuzz_roundtrip_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz \
-	-DFUZZ_TARGET_NAME='"fuzz_roundtrip"'
-fuzz_replay_fuzz_roundtrip_LDADD = lib/libbitsift.la
-
-# fuzz_capture goes through the command's capture code (libpcap).
-FUZZ_CAPTURE_SOURCES = fuzz/fuzz_capture.c $(FUZZ_PACKET_SOURCES) src/capture.c src/classic_pcap.c \
-	src/file_window.c src/decap.c
-FUZZ_CAPTURE_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz -I$(srcdir)/src
-fuzz_replay_fuzz_capture_SOURCES = $(FUZZ_CAPTURE_SOURCES) fuzz/replay_main.c
-nodist_fuzz_replay_fuzz_capture_SOURCES = fuzz/bundled_schemas.c
-fuzz_replay_fuzz_capture_CPPFLAGS = $(FUZZ_CAPTURE_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_capture"'
-fuzz_replay_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
-fuzz_replay_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
+FUZZ_DIST_FILES = fuzz/targets.list fuzz/targets.sh fuzz/targets-mk.sh fuzz/check-targets.sh \
+	fuzz/embed-schemas.sh fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
+	fuzz/coverage-floor fuzz/schema-error-seeds.sh fuzz/oss-fuzz-build.sh fuzz/oss-fuzz-test.sh \
+	fuzz/afl_driver.c fuzz/afl_crc_mutator.c
+EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md fuzz/regressions
 
 ## -- Seed generator --------------------------------------------------------
 
@@ -123,109 +72,78 @@ fuzz-seeds: fuzz/seedgen$(EXEEXT) fuzz/packetgen$(EXEEXT)
 # libFuzzer's fork mode and AFL++ need.
 FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install
 
-if ENABLE_FUZZING
-FUZZ_BINARIES = fuzz/fuzz_reader fuzz/fuzz_schema \
-	fuzz/fuzz_packet fuzz/fuzz_packet_crc fuzz/fuzz_packet_seal fuzz/fuzz_packet_nocrc \
-	fuzz/fuzz_packet_schema fuzz/fuzz_roundtrip fuzz/fuzz_capture \
-	fuzz/fuzz_planted fuzz/fuzz_planted_crc fuzz/fuzz_planted_seal
-noinst_PROGRAMS += $(FUZZ_BINARIES)
-
-fuzz_fuzz_reader_SOURCES = fuzz/fuzz_reader.c
-fuzz_fuzz_reader_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_reader_LDADD = lib/libbitsift.la
-
-fuzz_fuzz_schema_SOURCES = fuzz/fuzz_schema.c
-fuzz_fuzz_schema_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_schema_LDADD = lib/libbitsift.la
-
-FUZZ_PACKET_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz
-fuzz_fuzz_packet_SOURCES = fuzz/fuzz_packet.c $(FUZZ_PACKET_SOURCES)
-nodist_fuzz_fuzz_packet_SOURCES = fuzz/bundled_schemas.c
-fuzz_fuzz_packet_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS)
-fuzz_fuzz_packet_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_packet_LDADD = lib/libbitsift.la
-fuzz_fuzz_packet_crc_SOURCES = fuzz/fuzz_packet.c $(FUZZ_PACKET_SOURCES) fuzz/crc_mutator.c \
-	fuzz/crc_crossover.c
-nodist_fuzz_fuzz_packet_crc_SOURCES = fuzz/bundled_schemas.c
-fuzz_fuzz_packet_crc_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS)
-fuzz_fuzz_packet_crc_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_packet_crc_LDADD = lib/libbitsift.la
-fuzz_fuzz_packet_seal_SOURCES = fuzz/fuzz_packet.c $(FUZZ_PACKET_SOURCES)
-nodist_fuzz_fuzz_packet_seal_SOURCES = fuzz/bundled_schemas.c
-fuzz_fuzz_packet_seal_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS) -DBITSIFT_FUZZ_SEAL
-fuzz_fuzz_packet_seal_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_packet_seal_LDADD = lib/libbitsift.la
-fuzz_fuzz_packet_nocrc_SOURCES = fuzz/fuzz_packet.c $(FUZZ_PACKET_SOURCES)
-nodist_fuzz_fuzz_packet_nocrc_SOURCES = fuzz/bundled_schemas.c
-fuzz_fuzz_packet_nocrc_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS) -DBITSIFT_FUZZ_NO_CRC
-fuzz_fuzz_packet_nocrc_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_packet_nocrc_LDADD = lib/libbitsift.la
-fuzz_fuzz_packet_schema_SOURCES = fuzz/fuzz_packet.c $(FUZZ_PACKET_SOURCES) \
-	fuzz/schema_mutator.c fuzz/schema_mutate.c fuzz/crc_crossover.c
-nodist_fuzz_fuzz_packet_schema_SOURCES = fuzz/bundled_schemas.c
-fuzz_fuzz_packet_schema_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS)
-fuzz_fuzz_packet_schema_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_packet_schema_LDADD = lib/libbitsift.la
-
-fuzz_fuzz_roundtrip_SOURCES = fuzz/fuzz_roundtrip.c fuzz/schema_mutate.c $(FUZZ_PACKET_SOURCES)
-nodist_fuzz_fuzz_roundtrip_SOURCES = fuzz/bundled_schemas.c
-fuzz_fuzz_roundtrip_CPPFLAGS = $(FUZZ_PACKET_CPPFLAGS)
-fuzz_fuzz_roundtrip_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_roundtrip_LDADD = lib/libbitsift.la
-
-fuzz_fuzz_capture_SOURCES = $(FUZZ_CAPTURE_SOURCES)
-nodist_fuzz_fuzz_capture_SOURCES = fuzz/bundled_schemas.c
-fuzz_fuzz_capture_CPPFLAGS = $(FUZZ_CAPTURE_CPPFLAGS)
-fuzz_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
-fuzz_fuzz_capture_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
-
-fuzz_fuzz_planted_SOURCES = fuzz/fuzz_planted.c
-fuzz_fuzz_planted_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_planted_LDADD = lib/libbitsift.la
-fuzz_fuzz_planted_crc_SOURCES = fuzz/fuzz_planted.c fuzz/crc_mutator.c fuzz/crc_crossover.c
-fuzz_fuzz_planted_crc_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_planted_crc_LDADD = lib/libbitsift.la
-fuzz_fuzz_planted_seal_SOURCES = fuzz/fuzz_planted.c
-fuzz_fuzz_planted_seal_CPPFLAGS = $(AM_CPPFLAGS) -DBITSIFT_FUZZ_SEAL
-fuzz_fuzz_planted_seal_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_planted_seal_LDADD = lib/libbitsift.la
-
-fuzz: $(FUZZ_BINARIES) fuzz/reseal$(EXEEXT)
-
 # Environment of the scripts that run the fuzzers.
 FUZZ_RUN_ENV = srcdir='$(srcdir)' builddir='$(builddir)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_VARIANTS='$(FUZZ_VARIANTS)'
+
+# Where a build without --enable-fuzzing builds the libFuzzer harnesses.
+FUZZ_BUILD_DIR = build-fuzz
+
+if ENABLE_FUZZING
+noinst_PROGRAMS += $(FUZZ_BINARIES)
+
+fuzz: $(FUZZ_BINARIES) fuzz/reseal$(EXEEXT)
 
 fuzz-smoke: fuzz
 	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/smoke.sh
 	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/planted.test
 else
+# A build configured without --enable-fuzzing (the quick start's) cannot
+# also hold the clang build: its objects would be found through VPATH and
+# configure refuses a second build of a configured source tree. So make
+# fuzz and fuzz-smoke here build in $(FUZZ_BUILD_DIR)/, configured with
+# --enable-fuzzing from a copy of the distribution tree in
+# $(FUZZ_BUILD_DIR)/source/ (refreshed on every call, timestamps kept, so
+# that the build there stays incremental).
+FUZZ_CONFIGURE_FLAGS = --enable-fuzzing
+
 fuzz fuzz-smoke:
-	@echo "$@: the libFuzzer harnesses need ./configure --enable-fuzzing (clang)" >&2; exit 1
+	$(AM_V_at)$(MKDIR_P) $(FUZZ_BUILD_DIR)
+	$(AM_V_at)$(MAKE) $(AM_MAKEFLAGS) distdir distdir=$(FUZZ_BUILD_DIR)/source >/dev/null
+	$(AM_V_at)cd $(FUZZ_BUILD_DIR) && { test -f config.status || \
+		./source/configure $(FUZZ_CONFIGURE_FLAGS); } && $(MAKE) $@
 endif
 
-## -- AFL++ and coverage builds: compiled by their scripts ------------------
+distclean-local: distclean-fuzz
+distclean-fuzz:
+	-rm -rf $(FUZZ_BUILD_DIR)
+
+## -- AFL++, coverage and OSS-Fuzz builds: compiled by their scripts --------
 
 # What the scripts need to compile the library and harnesses themselves.
 FUZZ_BUILD_ENV = srcdir='$(srcdir)' builddir='$(builddir)' top_builddir='$(top_builddir)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_CRC_TARGETS='$(FUZZ_CRC_TARGETS)' \
 	LIB_SOURCES='$(lib_libbitsift_la_SOURCES)' \
-	LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS) $(PCAP_CFLAGS)' \
-	LIB_LIBS='$(LIBDEFLATE_LIBS) $(ISAL_LIBS) $(PCAP_LIBS) -lm' \
+	LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS)' \
+	LIB_LIBS='$(LIBDEFLATE_LIBS) $(ISAL_LIBS) -lm' $(FUZZ_LIBRARY_ENV) \
 	FUZZ_AFL_CC='$(AFL_CC)' FUZZ_AFL_FUZZ='$(AFL_FUZZ)' CC='$(CC)' LLVM_COV='$(LLVM_COV)' GCOV='$(GCOV)'
 
-fuzz-afl:
+fuzz-afl: fuzz/bundled_schemas.c
 	$(FUZZ_BUILD_ENV) $(SHELL) $(srcdir)/fuzz/afl.sh
 
-coverage:
+coverage: fuzz/bundled_schemas.c
 	$(FUZZ_BUILD_ENV) $(SHELL) $(srcdir)/fuzz/coverage.sh
+
+# fuzz/oss-fuzz-build.sh as OSS-Fuzz runs it, on a fresh copy of the tree
+# (a git checkout's files, or the distribution's), then every target over
+# its seed corpus zip.
+FUZZ_OSS_WORK = fuzz/oss-fuzz-work
+fuzz-oss-fuzz:
+	rm -rf $(FUZZ_OSS_WORK) && $(MKDIR_P) $(FUZZ_OSS_WORK)/src/bitsift
+	if git -C $(srcdir) rev-parse --git-dir >/dev/null 2>&1; then \
+		(cd $(srcdir) && git ls-files -z -c -o --exclude-standard | tar --null -T - -cf -) | \
+			tar -C $(FUZZ_OSS_WORK)/src/bitsift -xf -; \
+	else \
+		$(MAKE) $(AM_MAKEFLAGS) distdir distdir=$(FUZZ_OSS_WORK)/src/bitsift; \
+	fi
+	$(SHELL) $(srcdir)/fuzz/oss-fuzz-test.sh $(FUZZ_OSS_WORK)
 
 clean-local: clean-fuzz
 clean-fuzz:
-	-rm -rf $(builddir)/fuzz/smoke-work $(builddir)/fuzz/afl-work $(builddir)/fuzz/coverage-work
+	-rm -rf $(builddir)/fuzz/smoke-work $(builddir)/fuzz/afl-work $(builddir)/fuzz/coverage-work \
+		$(FUZZ_OSS_WORK)
 
-.PHONY: fuzz fuzz-smoke fuzz-afl fuzz-seeds coverage clean-fuzz
+.PHONY: fuzz fuzz-smoke fuzz-afl fuzz-seeds fuzz-oss-fuzz coverage clean-fuzz distclean-fuzz
 
 ## -- The reseal tool -------------------------------------------------------
 
@@ -251,6 +169,8 @@ fuzz_packetgen_LDADD = lib/libbitsift.la
 
 fuzz-print-build:
 	@echo "LIB_SOURCES='$(lib_libbitsift_la_SOURCES)'"
+	@echo "LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS)'"
+	@echo "LIB_LIBS='$(LIBDEFLATE_LIBS) $(ISAL_LIBS) -lm'"
 	@echo "FUZZ_TARGETS='$(FUZZ_TARGETS)'"
-	@echo "FUZZ_VARIANTS='$(FUZZ_VARIANTS)'"
+	@echo "$(FUZZ_LIBRARY_ENV)"
 .PHONY: fuzz-print-build

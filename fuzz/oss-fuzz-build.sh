@@ -9,47 +9,52 @@
 #                              honggfuzz...)
 #   SRC                        where the sources are ($SRC/bitsift)
 #   OUT                        where binaries and their files go
-# and writes into $OUT, for each target: the binary, <target>_seed_corpus.zip
-# (corpus/<target>/ and fuzz/regressions/<target>/), <target>.options and
-# the dictionary its options name. The planted-bug test target is not built.
+# and writes into $OUT, for each target of fuzz/targets.list but the test
+# ones: the binary, <target>_seed_corpus.zip (corpus/<target>/ and
+# fuzz/regressions/<target>/), <target>.options and the dictionary its
+# options name. `make fuzz-oss-fuzz` runs it as OSS-Fuzz does
+# (fuzz/oss-fuzz-test.sh).
 #
 # Needs autoconf/automake/libtool, pkg-config, zip and libpcap (headers and
-# a static or shared library) in the build image.
+# a library; OSS-Fuzz's runner image has no libpcap.so, so a project
+# Dockerfile builds libpcap.a) in the build image.
 set -eu
 cd "$(dirname "$0")/.."
 : "${CC:=clang}" "${CXX:=clang++}" "${CFLAGS:=}" "${CXXFLAGS:=}"
 : "${LIB_FUZZING_ENGINE:=-fsanitize=fuzzer}" "${OUT:=$PWD/oss-fuzz-out}"
 mkdir -p "$OUT"
 
-# config.h and the generated sources; the portable CRC (no libdeflate to
-# link statically), no shared library.
+# config.h and the generated sources. The portable CRC32: ISA-L and
+# libdeflate are assembly that no sanitizer or coverage instrumentation
+# sees into, and the runner image lacks their shared libraries. A tree
+# configured already keeps its configuration: what it links is in LIB_LIBS.
 [ -x configure ] || autoreconf -fi
-[ -f config.status ] || ./configure --without-libdeflate --disable-shared CC="$CC" CFLAGS="$CFLAGS"
+[ -f config.status ] ||
+    ./configure --without-isal --without-libdeflate --disable-shared CC="$CC" CFLAGS="$CFLAGS"
 make fuzz/bundled_schemas.c
 eval "$(make -s fuzz-print-build)"
+srcdir=. builddir=. top_builddir=.
 . fuzz/targets.sh
 
 work=$(mktemp -d)
-cppflags="-DHAVE_CONFIG_H -I. -Ilib -Ifuzz -Isrc"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/lib"
 lib_objs=
 for src in $LIB_SOURCES; do
     case $src in *.h) continue ;; esac
-    obj=$work/$(basename "$src" .c).o
-    $CC $CFLAGS -std=gnu11 -ffp-contract=off $cppflags -c "$src" -o "$obj"
-    lib_objs="$lib_objs $obj"
+    # shellcheck disable=SC2086
+    lib_objs="$lib_objs $(fuzz_compile "$work/lib" "$src" $CC $CFLAGS $LIB_CFLAGS)"
 done
 
 for t in $FUZZ_TARGETS; do
+    mkdir -p "$work/$t"
     objs=
-    libs=-lm
-    for src in $(harness_sources "$t"); do
-        obj=$work/${t}_$(basename "$src" .c).o
-        $CC $CFLAGS -std=gnu11 $cppflags $(pkg-config --cflags libpcap 2>/dev/null) -c "$src" -o "$obj"
-        objs="$objs $obj"
+    for src in $(harness_sources "$t") $(harness_generated "$t"); do
+        # shellcheck disable=SC2086
+        objs="$objs $(fuzz_compile "$work/$t" "$src" $CC $CFLAGS $LIB_CFLAGS $(harness_cflags "$t"))"
     done
-    [ "$t" = fuzz_capture ] && libs="$(pkg-config --libs libpcap 2>/dev/null || echo -lpcap) -lm"
     # shellcheck disable=SC2086
-    $CXX $CXXFLAGS $objs $lib_objs $LIB_FUZZING_ENGINE $libs -o "$OUT/$t"
+    $CXX $CXXFLAGS $objs $lib_objs $LIB_FUZZING_ENGINE $(harness_libs "$t") $LIB_LIBS -o "$OUT/$t"
 
     rm -f "$OUT/${t}_seed_corpus.zip"
     dirs="corpus/$t"
@@ -59,8 +64,7 @@ for t in $FUZZ_TARGETS; do
     if [ -f "fuzz/$t.options" ]; then
         cp "fuzz/$t.options" "$OUT/"
         dict=$(sed -n '/^\[libfuzzer\]/,/^\[/ s/^dict *= *//p' "fuzz/$t.options")
-        [ -n "$dict" ] && cp "fuzz/$dict" "$OUT/"
+        [ -z "$dict" ] || cp "fuzz/$dict" "$OUT/"
     fi
 done
-rm -rf "$work"
 echo "oss-fuzz-build: $FUZZ_TARGETS in $OUT"

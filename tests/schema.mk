@@ -118,3 +118,19 @@ tests_schema_event_stream_SOURCES = tests/schema/event_stream.c
 tests_schema_event_stream_LDADD = lib/libbitsift.la -lm
 TESTS += tests/schema/events.sh
 EXTRA_DIST += tests/schema/events.sh tests/schema/events.expected
+
+# Both sides of the limits the schema code decides on: the validation
+# program's switch span, the sparse index messages.
+check_PROGRAMS += tests/schema/boundary_test
+tests_schema_boundary_test_SOURCES = tests/schema/boundary_test.c
+tests_schema_boundary_test_LDADD = lib/libbitsift.la
+TESTS += tests/schema/boundary_test
+# The same over a copy of the library with AddressSanitizer (when the
+# compiler has it): a builder that writes past its stack array of jumps
+# decides right and shows nothing else.
+check_PROGRAMS += tests/schema/boundary_test_asan
+tests_schema_boundary_test_asan_SOURCES = tests/schema/boundary_test.c $(lib_libbitsift_la_SOURCES)
+tests_schema_boundary_test_asan_CFLAGS = $(lib_libbitsift_la_CFLAGS) $(TEST_ASAN_FLAGS)
+tests_schema_boundary_test_asan_LDFLAGS = $(TEST_ASAN_FLAGS)
+tests_schema_boundary_test_asan_LDADD = $(lib_libbitsift_la_LIBADD)
+TESTS += tests/schema/boundary_test_asan

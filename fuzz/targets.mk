@@ -1,0 +1,149 @@
+# fuzz/targets.mk -- generated from fuzz/targets.list by fuzz/targets-mk.sh:
+# do not edit (included by fuzz/local.mk).
+
+FUZZ_TARGETS =
+FUZZ_TEST_TARGETS =
+FUZZ_CRC_TARGETS =
+FUZZ_VARIANTS =
+FUZZ_BINARIES =
+
+## fuzz_reader
+FUZZ_TARGETS += fuzz_reader
+EXTRA_DIST += corpus/fuzz_reader fuzz/fuzz_reader.options fuzz/fuzz_reader.dict
+check_PROGRAMS += fuzz/replay_fuzz_reader
+TESTS += fuzz/replay_fuzz_reader
+fuzz_replay_fuzz_reader_SOURCES = fuzz/fuzz_reader.c fuzz/replay_main.c
+fuzz_replay_fuzz_reader_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_reader"'
+fuzz_replay_fuzz_reader_LDADD = lib/libbitsift.la
+if ENABLE_FUZZING
+fuzz_fuzz_reader_SOURCES = fuzz/fuzz_reader.c
+fuzz_fuzz_reader_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_reader_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_reader_LDADD = lib/libbitsift.la
+FUZZ_BINARIES += fuzz/fuzz_reader
+endif
+
+## fuzz_packet
+FUZZ_TARGETS += fuzz_packet
+FUZZ_CRC_TARGETS += fuzz_packet
+EXTRA_DIST += corpus/fuzz_packet fuzz/fuzz_packet.options fuzz/fuzz_packet.dict
+check_PROGRAMS += fuzz/replay_fuzz_packet
+TESTS += fuzz/replay_fuzz_packet
+fuzz_replay_fuzz_packet_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c fuzz/replay_main.c
+nodist_fuzz_replay_fuzz_packet_SOURCES = fuzz/bundled_schemas.c
+fuzz_replay_fuzz_packet_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_packet"'
+fuzz_replay_fuzz_packet_LDADD = lib/libbitsift.la
+if ENABLE_FUZZING
+fuzz_fuzz_packet_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c
+nodist_fuzz_fuzz_packet_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_packet_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_packet_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_packet_LDADD = lib/libbitsift.la
+fuzz_fuzz_packet_crc_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c fuzz/crc_mutator.c fuzz/crc_crossover.c
+nodist_fuzz_fuzz_packet_crc_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_packet_crc_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_packet_crc_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_packet_crc_LDADD = lib/libbitsift.la
+FUZZ_VARIANTS += fuzz_packet_crc:fuzz_packet
+fuzz_fuzz_packet_seal_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c
+nodist_fuzz_fuzz_packet_seal_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_packet_seal_CPPFLAGS = $(FUZZ_CPPFLAGS) -DBITSIFT_FUZZ_SEAL
+fuzz_fuzz_packet_seal_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_packet_seal_LDADD = lib/libbitsift.la
+FUZZ_VARIANTS += fuzz_packet_seal:fuzz_packet
+fuzz_fuzz_packet_nocrc_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c
+nodist_fuzz_fuzz_packet_nocrc_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_packet_nocrc_CPPFLAGS = $(FUZZ_CPPFLAGS) -DBITSIFT_FUZZ_NO_CRC
+fuzz_fuzz_packet_nocrc_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_packet_nocrc_LDADD = lib/libbitsift.la
+FUZZ_VARIANTS += fuzz_packet_nocrc:fuzz_packet
+fuzz_fuzz_packet_schema_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c fuzz/schema_mutator.c fuzz/schema_mutate.c fuzz/crc_crossover.c
+nodist_fuzz_fuzz_packet_schema_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_packet_schema_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_packet_schema_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_packet_schema_LDADD = lib/libbitsift.la
+FUZZ_VARIANTS += fuzz_packet_schema:fuzz_packet
+FUZZ_BINARIES += fuzz/fuzz_packet fuzz/fuzz_packet_crc fuzz/fuzz_packet_seal fuzz/fuzz_packet_nocrc fuzz/fuzz_packet_schema
+endif
+
+## fuzz_schema
+FUZZ_TARGETS += fuzz_schema
+EXTRA_DIST += corpus/fuzz_schema fuzz/fuzz_schema.options fuzz/fuzz_schema.dict
+check_PROGRAMS += fuzz/replay_fuzz_schema
+TESTS += fuzz/replay_fuzz_schema
+fuzz_replay_fuzz_schema_SOURCES = fuzz/fuzz_schema.c fuzz/replay_main.c
+fuzz_replay_fuzz_schema_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_schema"'
+fuzz_replay_fuzz_schema_LDADD = lib/libbitsift.la
+if ENABLE_FUZZING
+fuzz_fuzz_schema_SOURCES = fuzz/fuzz_schema.c
+fuzz_fuzz_schema_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_schema_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_schema_LDADD = lib/libbitsift.la
+FUZZ_BINARIES += fuzz/fuzz_schema
+endif
+
+## fuzz_roundtrip
+FUZZ_TARGETS += fuzz_roundtrip
+EXTRA_DIST += corpus/fuzz_roundtrip fuzz/fuzz_roundtrip.options
+check_PROGRAMS += fuzz/replay_fuzz_roundtrip
+TESTS += fuzz/replay_fuzz_roundtrip
+fuzz_replay_fuzz_roundtrip_SOURCES = fuzz/fuzz_roundtrip.c fuzz/schema_mutate.c fuzz/packet_schemas.c fuzz/replay_main.c
+nodist_fuzz_replay_fuzz_roundtrip_SOURCES = fuzz/bundled_schemas.c
+fuzz_replay_fuzz_roundtrip_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_roundtrip"'
+fuzz_replay_fuzz_roundtrip_LDADD = lib/libbitsift.la
+if ENABLE_FUZZING
+fuzz_fuzz_roundtrip_SOURCES = fuzz/fuzz_roundtrip.c fuzz/schema_mutate.c fuzz/packet_schemas.c
+nodist_fuzz_fuzz_roundtrip_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_roundtrip_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_roundtrip_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_roundtrip_LDADD = lib/libbitsift.la
+FUZZ_BINARIES += fuzz/fuzz_roundtrip
+endif
+
+## fuzz_capture
+FUZZ_TARGETS += fuzz_capture
+EXTRA_DIST += corpus/fuzz_capture fuzz/fuzz_capture.options
+check_PROGRAMS += fuzz/replay_fuzz_capture
+TESTS += fuzz/replay_fuzz_capture
+fuzz_replay_fuzz_capture_SOURCES = fuzz/fuzz_capture.c fuzz/packet_schemas.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c fuzz/replay_main.c
+nodist_fuzz_replay_fuzz_capture_SOURCES = fuzz/bundled_schemas.c
+fuzz_replay_fuzz_capture_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_capture"'
+fuzz_replay_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+fuzz_replay_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
+if ENABLE_FUZZING
+fuzz_fuzz_capture_SOURCES = fuzz/fuzz_capture.c fuzz/packet_schemas.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c
+nodist_fuzz_fuzz_capture_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_capture_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+fuzz_fuzz_capture_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
+FUZZ_BINARIES += fuzz/fuzz_capture
+endif
+
+## fuzz_planted
+FUZZ_TEST_TARGETS += fuzz_planted
+EXTRA_DIST += corpus/fuzz_planted fuzz/fuzz_planted.options fuzz/fuzz_planted.dict
+check_PROGRAMS += fuzz/replay_fuzz_planted
+TESTS += fuzz/replay_fuzz_planted
+fuzz_replay_fuzz_planted_SOURCES = fuzz/fuzz_planted.c fuzz/replay_main.c
+fuzz_replay_fuzz_planted_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_planted"'
+fuzz_replay_fuzz_planted_LDADD = lib/libbitsift.la
+if ENABLE_FUZZING
+fuzz_fuzz_planted_SOURCES = fuzz/fuzz_planted.c
+fuzz_fuzz_planted_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_planted_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_planted_LDADD = lib/libbitsift.la
+fuzz_fuzz_planted_crc_SOURCES = fuzz/fuzz_planted.c fuzz/crc_mutator.c fuzz/crc_crossover.c
+fuzz_fuzz_planted_crc_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_planted_crc_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_planted_crc_LDADD = lib/libbitsift.la
+fuzz_fuzz_planted_seal_SOURCES = fuzz/fuzz_planted.c
+fuzz_fuzz_planted_seal_CPPFLAGS = $(FUZZ_CPPFLAGS) -DBITSIFT_FUZZ_SEAL
+fuzz_fuzz_planted_seal_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_planted_seal_LDADD = lib/libbitsift.la
+FUZZ_BINARIES += fuzz/fuzz_planted fuzz/fuzz_planted_crc fuzz/fuzz_planted_seal
+endif
+
+# What the scripts that compile the harnesses themselves need of the
+# harnesses' libraries (fuzz/targets.sh: harness_cflags, harness_libs).
+FUZZ_LIBRARY_ENV = PCAP_CFLAGS='$(PCAP_CFLAGS)' PCAP_LIBS='$(PCAP_LIBS)'

@@ -1,0 +1,469 @@
+/*
+ * boundary_test.c -- the limits the schema code decides on, tested on both
+ * sides of each, where an off-by-one would go unseen by packets that stay
+ * clear of the edge. TAP output.
+ *
+ *  1. A chain of `if (x == v)` on one field becomes a table jump in the
+ *     validation program when the values span at most VP_SWITCH_SPAN (64,
+ *     lib/schema_validate.c): 64 cases are a switch, 65 are not (the
+ *     builder has room for 64 jumps). For chains of 63, 64 and 65 cases,
+ *     from 0 and from a negative value, every value of the field (cases,
+ *     gaps, around the ends) must be decided by the program as the op
+ *     interpreter decides it, with the same bits and fields.
+ *  2. A relative sparse index runs up to the array's size (the ladder may
+ *     land on it); the size itself is "sparse index beyond the array"
+ *     (expected size - 1), one below is the last element. An absolute
+ *     index equal to the previous one is "not above the previous one".
+ *     Through the visitor decoder, the validation program and the tree;
+ *     a tree has nodes 0..count-1 and no node `count`.
+ *  3. An unsigned value converts to a signed field up to INT64_MAX
+ *     exactly; one more is "value too large" (a bits(64) field takes it).
+ *  4. Random trees: an object index steps at most 1/16 of the room left
+ *     below max_objects, at least 1: with 32 left, +1 or +2, both seen.
+ *  5. Slots are numbered from 0: a field in a branch not taken takes its
+ *     default for later conditions when it holds slot 0 as well.
+ *  6. An object index's last tier steps up to max_objects + 1, which from
+ *     -1 lands on max_objects itself: valid; one step more is not.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema_internal.h"
+
+static int test_count, failed_count;
+
+static void tap(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tap(bool ok, const char *fmt, ...)
+{
+    va_list ap;
+    test_count++;
+    if (!ok)
+        failed_count++;
+    printf("%s %d - ", ok ? "ok" : "not ok", test_count);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+static bitsift_schema *compile(const char *text)
+{
+    bitsift_schema_error err;
+    bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "boundary", &err);
+    if (!s) {
+        printf("# schema does not compile: %s\n", err.message);
+        printf("%s", text);
+    }
+    return s;
+}
+
+static bool field_visit(void *ctx, const bitsift_event *ev)
+{
+    (void)ctx;
+    (void)ev;
+    return true;
+}
+
+/* Decode `packet` three ways: the visitor decoder, the validation program
+ * (the hook that reports the program's own decision) and the op
+ * interpreter; the results must agree in every field. *res gets the
+ * visitor decoder's. */
+static bool decode_all_ways(const bitsift_schema *s, const uint8_t *packet, size_t size,
+                            bitsift_result *res, char *why, size_t why_size)
+{
+    static const bitsift_visitor visitor = {.field = field_visit};
+    bitsift_result program, interpreted;
+    bitsift_decode(s, packet, size, 0, &visitor, res);
+    int decided = bitsift__validate_program(s, packet, size, 0, &program);
+    bitsift__decode_interpreted(s, packet, size, 0, &interpreted);
+    if (decided < 0) {
+        snprintf(why, why_size, "the schema has no validation program");
+        return false;
+    }
+    if ((decided == 1) != (interpreted.status == BITSIFT_OK)) {
+        snprintf(why, why_size, "program says %s, interpreter %s", decided ? "valid" : "invalid",
+                 bitsift_error_name(interpreted.status));
+        return false;
+    }
+    if (decided == 1 && (program.bits != interpreted.bits || program.fields != interpreted.fields)) {
+        snprintf(why, why_size, "program read %llu bits %llu fields, interpreter %llu %llu",
+                 (unsigned long long)program.bits, (unsigned long long)program.fields,
+                 (unsigned long long)interpreted.bits, (unsigned long long)interpreted.fields);
+        return false;
+    }
+    if (res->status != interpreted.status || res->bits != interpreted.bits ||
+        res->fields != interpreted.fields) {
+        snprintf(why, why_size, "visitor decode %s at %llu, interpreter %s at %llu",
+                 bitsift_error_name(res->status), (unsigned long long)res->bits,
+                 bitsift_error_name(interpreted.status), (unsigned long long)interpreted.bits);
+        return false;
+    }
+    /* A NULL visitor takes the program and must report as the interpreter. */
+    bitsift_result fast;
+    bitsift_decode(s, packet, size, 0, NULL, &fast);
+    if (fast.status != interpreted.status || fast.bits != interpreted.bits ||
+        fast.fields != interpreted.fields ||
+        (fast.status != BITSIFT_OK &&
+         (fast.failure.bit != interpreted.failure.bit ||
+          strcmp(fast.failure.why ? fast.failure.why : "", interpreted.failure.why ? interpreted.failure.why : "") != 0))) {
+        snprintf(why, why_size, "validate-only decode %s at %llu (%s), interpreter %s at %llu (%s)",
+                 bitsift_error_name(fast.status), (unsigned long long)fast.failure.bit,
+                 fast.failure.why ? fast.failure.why : "", bitsift_error_name(interpreted.status),
+                 (unsigned long long)interpreted.failure.bit,
+                 interpreted.failure.why ? interpreted.failure.why : "");
+        return false;
+    }
+    return true;
+}
+
+/* -- 1. the switch span ----------------------------------------------- */
+
+/* A packet: int(lo - 8, lo + 72) x, then `cases` ifs on x == lo + k, each
+ * body a field of its own width (so that a wrong case shows in the bits
+ * read) and a nested if (so that no case is a single run), then a tail. */
+static char *chain_schema(int cases, int lo)
+{
+    size_t cap = 256 + (size_t)cases * 160, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    len += (size_t)snprintf(text + len, cap - len,
+                            "protocol span { id 9; crc off; end_check off; }\n"
+                            "packet p {\n    int(%d, %d) x;\n    bool flag;\n",
+                            lo - 8, lo + 72);
+    for (int k = 0; k < cases; k++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                "    if (x == %d) { bits(%d) f%d; if (flag) { bool g%d; } }\n",
+                                lo + k, 1 + k % 13, k, k);
+    snprintf(text + len, cap - len, "    uint8 tail;\n}\n");
+    return text;
+}
+
+static void test_switch_span(int cases, int lo)
+{
+    char *text = chain_schema(cases, lo);
+    bitsift_schema *s = text ? compile(text) : NULL;
+    free(text);
+    tap(s != NULL, "%d cases from %d: schema compiles", cases, lo);
+    if (!s)
+        return;
+    /* Every value of x, with the flag set and clear, over two payloads:
+     * zeros and ones. */
+    int wrong = 0;
+    char why[256] = "";
+    for (int x = lo - 8; x <= lo + 72 && !wrong; x++)
+        for (int flag = 0; flag <= 1 && !wrong; flag++)
+            for (int fill = 0; fill <= 1 && !wrong; fill++) {
+                uint8_t packet[8];
+                bitsift_writer w;
+                bitsift_writer_init(&w, packet, sizeof packet);
+                bitsift_write_int(&w, lo - 8, lo + 72, x);
+                bitsift_write_bool(&w, flag);
+                bitsift_write_bits(&w, 32, fill ? 0xffffffffu : 0);
+                bitsift_write_bits(&w, 20, fill ? 0xfffffu : 0);
+                bitsift_result res;
+                if (!decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why)) {
+                    printf("# x = %d, flag %d, fill %d: %s\n", x, flag, fill, why);
+                    wrong++;
+                    continue;
+                }
+                /* In a case, the body's field was read: 7 bits of x, the
+                 * flag, the body (and g when flagged), the tail. */
+                bool in_case = x >= lo && x < lo + cases;
+                uint64_t bits = 7 + 1 + 8 +
+                                (in_case ? (uint64_t)(1 + (x - lo) % 13) + (uint64_t)flag : 0);
+                if (res.status != BITSIFT_OK || res.bits != bits) {
+                    printf("# x = %d, flag %d: %s after %llu bits, expected ok after %llu\n", x,
+                           flag, bitsift_error_name(res.status), (unsigned long long)res.bits,
+                           (unsigned long long)bits);
+                    wrong++;
+                }
+            }
+    tap(wrong == 0, "%d cases from %d: every value decided by the program as by the interpreter",
+        cases, lo);
+    bitsift_schema_free(s);
+}
+
+/* -- 2. sparse index messages ----------------------------------------- */
+
+/* object_index's ladder from `previous` to `index` in an array of 8: the
+ * delta d as `1` (d = 1), `01` + int(d, 2, 5) or `001` + int(d, 6, 13). */
+static void write_relative(bitsift_writer *w, int previous, int index)
+{
+    int d = index - previous;
+    if (d == 1) {
+        bitsift_write_bool(w, true);
+    } else if (d <= 5) {
+        bitsift_write_bool(w, false);
+        bitsift_write_bool(w, true);
+        bitsift_write_int(w, 2, 5, d);
+    } else {
+        bitsift_write_bool(w, false);
+        bitsift_write_bool(w, false);
+        bitsift_write_bool(w, true);
+        bitsift_write_int(w, 6, 13, d);
+    }
+}
+
+/* A packet of `n` elements at `indices` (relative or absolute), each
+ * followed by its uint8 value, after the packet type (one bit: rel, abs).
+ * Returns its size in bytes. */
+static size_t sparse_packet(uint8_t *buf, size_t cap, bool relative, int n, const int *indices)
+{
+    bitsift_writer w;
+    bitsift_writer_init(&w, buf, cap);
+    memset(buf, 0, cap);
+    bitsift_write_bool(&w, !relative);
+    bitsift_write_int(&w, 0, 8, n);
+    int previous = -1;
+    for (int k = 0; k < n; k++) {
+        if (relative)
+            write_relative(&w, previous, indices[k]);
+        else
+            bitsift_write_bits(&w, 3, (uint64_t)indices[k]);
+        bitsift_write_uint8(&w, (uint8_t)(0x40 + k));
+        previous = indices[k];
+    }
+    bitsift_write_align(&w);
+    return bitsift_writer_bytes(&w);
+}
+
+struct sparse_case {
+    const char *name;
+    bool relative;
+    int n;
+    int indices[3];
+    const char *why;      /* NULL: the packet is valid */
+    uint64_t bit;         /* where the failing index starts */
+    uint64_t expected, got;
+};
+
+static void test_sparse_messages(void)
+{
+    static const char text[] = "protocol sp { id 3; crc off; end_check off; }\n"
+                               "packet rel { uint8 e[8] sparse(relative); }\n"
+                               "packet abs { uint8 e[8] sparse(indices); }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "sparse schema compiles");
+    if (!s)
+        return;
+    /* Relative: count in 4 bits; index 7 from -1 is d = 8 (3 + 3 bits),
+     * index 8 is d = 9; from 7, +1 (1 bit) is 8. Absolute: 3 bits. */
+    static const struct sparse_case cases[] = {
+        {"relative: last element (size - 1)", true, 1, {7}, NULL, 0, 0, 0},
+        {"relative: index = size", true, 1, {8}, "sparse index beyond the array", 4, 7, 8},
+        {"relative: size after the last", true, 2, {7, 8}, "sparse index beyond the array",
+         4 + 6 + 8, 7, 8},
+        {"relative: size - 1 after size - 2", true, 2, {6, 7}, NULL, 0, 0, 0},
+        {"absolute: increasing", false, 2, {3, 4}, NULL, 0, 0, 0},
+        {"absolute: index = previous", false, 2, {5, 5}, "sparse index not above the previous one",
+         4 + 3 + 8, 6, 5},
+        {"absolute: index below previous", false, 2, {5, 4},
+         "sparse index not above the previous one", 4 + 3 + 8, 6, 4},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const struct sparse_case *k = &cases[c];
+        uint8_t framed[16];
+        size_t size = sparse_packet(framed, sizeof framed, k->relative, k->n, k->indices);
+        bitsift_result res;
+        char why[256] = "";
+        bool agree = decode_all_ways(s, framed, size, &res, why, sizeof why);
+        if (!agree)
+            printf("# %s: %s\n", k->name, why);
+        bool ok = agree;
+        if (!k->why) {
+            ok = ok && res.status == BITSIFT_OK && res.fields == (uint64_t)k->n;
+            if (!ok)
+                printf("# %s after %llu fields\n", bitsift_error_name(res.status), (unsigned long long)res.fields);
+        } else {
+            /* +1: the packet-type bit before the payload. */
+            ok = ok && res.status == BITSIFT_E_RANGE && res.failure.why &&
+                 strcmp(res.failure.why, k->why) == 0 && res.failure.bit == 1 + k->bit &&
+                 res.failure.expected == k->expected && res.failure.got == k->got;
+            if (!ok)
+                printf("# got %s at bit %llu: %s (expected %llu, got %llu)\n",
+                       bitsift_error_name(res.status), (unsigned long long)res.failure.bit,
+                       res.failure.why ? res.failure.why : "", (unsigned long long)res.failure.expected,
+                       (unsigned long long)res.failure.got);
+        }
+        /* The tree decoder reaches the same verdict. */
+        bitsift_tree *t = bitsift_tree_create(s);
+        if (t) {
+            bitsift_result tres;
+            bitsift_decode_tree(s, framed, size, 0, t, &tres);
+            ok = ok && tres.status == res.status &&
+                 (!k->why || (tres.failure.why && strcmp(tres.failure.why, k->why) == 0));
+            /* Nodes are numbered 0..count-1: count itself is none. */
+            size_t count = bitsift_tree_node_count(t);
+            ok = ok && count > 0 && bitsift_tree_node(t, count - 1) != NULL &&
+                 bitsift_tree_node(t, count) == NULL;
+            bitsift_tree_free(t);
+        }
+        tap(ok, "%s: %s", k->name, k->why ? k->why : "valid");
+    }
+    bitsift_schema_free(s);
+}
+
+/* -- 3. unsigned values into signed fields ----------------------------- */
+
+static void test_uint_conversion(void)
+{
+    static const char text[] = "protocol u { id 4; crc off; end_check off; }\n"
+                               "packet p { int(-9223372036854775808, 9223372036854775807) any;"
+                               " bits(64) raw; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "uint schema compiles");
+    if (!s)
+        return;
+    static const struct {
+        uint64_t any, raw;
+        bool ok;
+    } cases[] = {
+        {(uint64_t)INT64_MAX, UINT64_MAX, true},
+        {(uint64_t)INT64_MAX - 1, 0, true},
+        {(uint64_t)INT64_MAX + 1, 0, false},
+        {UINT64_MAX, 0, false},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        bitsift_tree *t = bitsift_tree_create(s);
+        bool ok = t && bitsift_tree_reset(t, 0);
+        bitsift_value v = {.kind = BITSIFT_VALUE_UINT};
+        v.u = cases[c].any;
+        ok = ok && bitsift_node_add_value(t, NULL, "any", &v);
+        v.u = cases[c].raw;
+        ok = ok && bitsift_node_add_value(t, NULL, "raw", &v);
+        uint8_t out[32];
+        size_t size = 0;
+        bitsift_result res;
+        bitsift_error e = ok ? bitsift_encode(s, t, out, sizeof out, &size, &res) : BITSIFT_E_NOMEM;
+        if (cases[c].ok) {
+            /* It decodes back to the same number, as a signed value. */
+            bitsift_result dres;
+            ok = ok && e == BITSIFT_OK && bitsift_decode_tree(s, out, size, 0, t, &dres) == BITSIFT_OK;
+            const bitsift_node *n = ok ? bitsift_tree_find(t, "any") : NULL;
+            const bitsift_value *got = n ? bitsift_node_value(n) : NULL;
+            ok = ok && got && got->i == (int64_t)cases[c].any;
+        } else {
+            ok = ok && e == BITSIFT_E_VALUE && res.failure.why &&
+                 strcmp(res.failure.why, "value too large") == 0;
+        }
+        if (!ok)
+            printf("# encode %s: %s\n", bitsift_error_name(e), e ? (res.failure.why ? res.failure.why : "") : "");
+        tap(ok, "uint %llu into int(INT64_MIN, INT64_MAX): %s", (unsigned long long)cases[c].any,
+            cases[c].ok ? "written and read back" : "value too large");
+        bitsift_tree_free(t);
+    }
+    bitsift_schema_free(s);
+}
+
+/* -- 4. random object indices ------------------------------------------ */
+
+static void test_random_object_index(void)
+{
+    /* Base 0: 32 and 31 left below max_objects. */
+    static const char text[] = "protocol r { id 6; crc off; end_check off; }\n"
+                               "packet wide { object_index(0, 32) o; }\n"
+                               "packet narrow { object_index(0, 31) o; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "object index schema compiles");
+    if (!s)
+        return;
+    bitsift_tree *t = bitsift_tree_create(s);
+    for (unsigned type = 0; type < 2 && t; type++) {
+        int64_t top = type == 0 ? 2 : 1; /* base + max(1, room / 16) */
+        bool seen[3] = {false, false, false}, in_range = true;
+        for (uint64_t seed = 1; seed <= 200; seed++) {
+            if (bitsift_tree_random(t, type, seed, 50) != BITSIFT_OK) {
+                in_range = false;
+                break;
+            }
+            const bitsift_node *n = bitsift_tree_find(t, "o");
+            int64_t o = n ? bitsift_node_value(n)->i : -1;
+            if (o < 1 || o > top)
+                in_range = false;
+            else
+                seen[o] = true;
+        }
+        tap(in_range && seen[1] && seen[top], "random object_index(0, %d): steps 1..%lld, each seen",
+            type == 0 ? 32 : 31, (long long)top);
+    }
+    bitsift_tree_free(t);
+    bitsift_schema_free(s);
+}
+
+/* -- 5. slot 0 in a branch not taken ---------------------------------- */
+
+static void test_default_in_slot_zero(void)
+{
+    /* k is the first field referred to (slot 0); its branch is never
+     * taken, so the second if sees its default, 2, and reads y. */
+    static const char text[] = "protocol z { id 8; crc off; end_check off; }\n"
+                               "packet p { if (1 == 2) { int(0, 3) k default 2; }\n"
+                               "           if (k == 2) { bool y; } bool w; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "slot 0 schema compiles");
+    if (!s)
+        return;
+    const uint8_t packet[1] = {0x03};
+    bitsift_result res;
+    char why[256] = "";
+    bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
+    if (!ok)
+        printf("# %s\n", why);
+    ok = ok && res.status == BITSIFT_OK && res.bits == 2 && res.fields == 2;
+    if (!ok)
+        printf("# %s after %llu bits, %llu fields\n", bitsift_error_name(res.status),
+               (unsigned long long)res.bits, (unsigned long long)res.fields);
+    tap(ok, "a branch not taken sets its slot-0 field's default for a later condition");
+    bitsift_schema_free(s);
+}
+
+/* -- 6. the object index's largest step ----------------------------- */
+
+static void test_object_index_top(void)
+{
+    /* From -1 to at most 300: the last tier is int(126, 301), 8 bits. */
+    static const char text[] = "protocol o { id 2; crc off; end_check off; }\n"
+                               "packet p { object_index(-1, 300) o; bool after; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "object index schema compiles");
+    if (!s)
+        return;
+    for (int64_t d = 299; d <= 302; d++) {
+        uint8_t packet[4] = {0};
+        bitsift_writer w;
+        bitsift_writer_init(&w, packet, sizeof packet);
+        bitsift_write_bits(&w, 6, 0); /* no short tier */
+        bitsift_write_bits(&w, 8, (uint64_t)(d - 126));
+        bitsift_write_bool(&w, true);
+        bitsift_result res;
+        char why[256] = "";
+        bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
+        if (!ok)
+            printf("# step %lld: %s\n", (long long)d, why);
+        bool valid = d <= 301;
+        ok = ok && (res.status == BITSIFT_OK) == valid && (!valid || res.bits == 15);
+        tap(ok, "object_index(-1, 300): step %lld from -1 %s", (long long)d,
+            valid ? "is valid" : "is refused");
+    }
+    bitsift_schema_free(s);
+}
+
+int main(void)
+{
+    /* Around VP_SWITCH_SPAN (64): below, at and above it. */
+    test_switch_span(63, 0);
+    test_switch_span(64, 0);
+    test_switch_span(65, 0);
+    test_switch_span(64, -30);
+    test_switch_span(65, -30);
+    test_sparse_messages();
+    test_uint_conversion();
+    test_random_object_index();
+    test_default_in_slot_zero();
+    test_object_index_top();
+    printf("1..%d\n", test_count);
+    return failed_count ? 1 : 0;
+}
