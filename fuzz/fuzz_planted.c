@@ -19,12 +19,13 @@
  * one that does not never gets a mutated packet past the CRC.
  *
  * Built three ways (see fuzz/local.mk): fuzz_planted (plain),
- * fuzz_planted_crc (+ crc_mutator.c) and fuzz_planted_seal
+ * fuzz_planted_crc (+ crc_mutator.c: the kit's CRC-resealing mutator) and fuzz_planted_seal
  * (-DBITSIFT_FUZZ_SEAL: the harness computes the CRC itself).
  */
 #include <stdlib.h>
 
 #include "bitsift.h"
+#include "bitsift/fuzz.h"
 #include "reseal.h"
 
 #define PLANTED_PROTOCOL_ID 0x504c4e54u /* "PLNT" */
@@ -52,6 +53,14 @@ void fuzz_reseal(uint8_t *data, size_t size, unsigned hint)
     planted_framing(&f);
     if (size >= 4)
         fuzz_store_le32(data, bitsift_packet_crc(&f, data, size));
+}
+
+struct bitsift_fuzz *fuzz_kit_context(unsigned flags)
+{
+    (void)flags;
+    bitsift_framing f;
+    planted_framing(&f);
+    return bitsift_fuzz_new_framing(&f);
 }
 
 static void decode(const uint8_t *data, size_t size)

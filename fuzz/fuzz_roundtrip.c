@@ -8,7 +8,7 @@
  * followed by bytes the decode did not use, which choose field changes:
  *
  *   +--------------------------------------+-----------------------------+
- *   | packet (decoded, CRC ignored)        | choices for fuzz_mutate_tree|
+ *   | packet (decoded, CRC ignored)        | choices of field changes    |
  *   +--------------------------------------+-----------------------------+
  *
  * 1. decode of the input gives tree T; encode(T) must succeed (every
@@ -17,7 +17,7 @@
  *    encode of that must give P byte for byte (decode of a canonical
  *    packet -> encode: same bytes). P is canonical by construction: the
  *    input need not be (trailing bits, long ladder tiers).
- * 2. Up to MUTATIONS field changes, one at a time (schema_mutate.c): a
+ * 2. Up to MUTATIONS field changes, one at a time (bitsift_fuzz_mutate_tree, the kit's): a
  *    value out of its field's range or length must be refused by the
  *    encoder; whatever the encoder accepts must decode, with the changed
  *    field reading back as written (floats, which the encoder may clamp
@@ -45,7 +45,8 @@
 
 #include "bitsift.h"
 #include "packet_schemas.h"
-#include "schema_mutate.h"
+#include "bitsift/fuzz.h"
+#include "fuzz_input.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -141,7 +142,7 @@ static bool same_values(const bitsift_schema *s, const bitsift_tree *gen,
         if (vx->kind != vy->kind)
             return false;
         bool is_float = vx->kind == BITSIFT_VALUE_FLOAT || vx->kind == BITSIFT_VALUE_DOUBLE;
-        if ((!is_float || exact_float(s, y)) && !fuzz_values_equal(vx, vy))
+        if ((!is_float || exact_float(s, y)) && !bitsift_fuzz_values_equal(vx, vy))
             return false;
     }
     for (size_t i = 0; i < bitsift_tree_node_count(dec); i++) {
@@ -215,21 +216,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (generated)
         CHECK(same_values(s, t, check), "decode(encode(random T)) == T");
     else
-        CHECK(fuzz_trees_equal(t, check), "decode(encode(T)) == T");
+        CHECK(bitsift_fuzz_trees_equal(t, check), "decode(encode(T)) == T");
     CHECK(bitsift_encode(s, check, again, sizeof again, &again_size, &enc) == BITSIFT_OK,
           "re-encode");
     CHECK(again_size == p_size && memcmp(again, packet, p_size) == 0,
           "decode -> encode of a canonical packet gives the same bytes");
 
     /* 2. Field changes chosen by the unused bytes. */
-    fuzz_input choices;
-    fuzz_input_init(&choices, data + used, size - used);
-    for (int i = 0; i < MUTATIONS && fuzz_input_left(&choices) > 0; i++) {
-        struct tree_mutation m;
-        if (!fuzz_mutate_tree(s, t, &choices, &m))
+    for (int i = 0; i < MUTATIONS && used < size; i++) {
+        bitsift_fuzz_mutation m;
+        size_t took;
+        if (!bitsift_fuzz_mutate_tree(s, t, data + used, size - used, &took, &m))
             break;
+        used += took;
         bitsift_error e = bitsift_encode(s, t, packet, sizeof packet, &p_size, &enc);
-        if (m.kind == MUTATION_OUT_OF_RANGE && ranged_field(s, m.node))
+        if (m.kind == BITSIFT_FUZZ_MUTATION_OUT_OF_RANGE && ranged_field(s, m.node))
             CHECK(e != BITSIFT_OK, "a value outside its field must be refused");
         if (e != BITSIFT_OK) {
             CHECK(enc.status == e && enc.failure.kind == e, "encode result");
@@ -240,7 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         CHECK(bitsift_decode_tree(s, packet, p_size, 0, check, &dec) == BITSIFT_OK,
               "what the encoder writes the decoder must read");
-        if (m.kind == MUTATION_VALUE) {
+        if (m.kind == BITSIFT_FUZZ_MUTATION_VALUE) {
             bitsift_node *n = bitsift_tree_find(check, m.path);
             const bitsift_value *v = n ? bitsift_node_value(n) : NULL;
             /* A conditional field may vanish when its condition changed
@@ -251,7 +252,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (want.kind == BITSIFT_VALUE_ENUM || v->kind == BITSIFT_VALUE_ENUM)
                     CHECK(want.i == v->i, "an enum reads back as written");
                 else if (want.kind == v->kind)
-                    CHECK(fuzz_values_equal(&want, v), "a value reads back as written");
+                    CHECK(bitsift_fuzz_values_equal(&want, v), "a value reads back as written");
             }
         }
         CHECK(bitsift_encode(s, check, again, sizeof again, &again_size, &enc) == BITSIFT_OK,

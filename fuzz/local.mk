@@ -22,7 +22,7 @@ $(srcdir)/fuzz/targets.mk: $(srcdir)/fuzz/targets.list $(srcdir)/fuzz/targets.sh
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; touch $@; else mv $@.tmp $@; fi
 TESTS += fuzz/check-targets.sh
 
-noinst_HEADERS += fuzz/fuzz_input.h fuzz/reseal.h fuzz/packet_schemas.h fuzz/schema_mutate.h \
+noinst_HEADERS += fuzz/reseal.h fuzz/packet_schemas.h \
 	fuzz/reader_ops.h fuzz/validate_check.h fuzz/frame_log.h
 
 # The example schemas the packet harnesses carry (packet_schemas.h).
@@ -113,7 +113,7 @@ distclean-fuzz:
 # What the scripts need to compile the library and harnesses themselves.
 FUZZ_BUILD_ENV = srcdir='$(srcdir)' builddir='$(builddir)' top_builddir='$(top_builddir)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_CRC_TARGETS='$(FUZZ_CRC_TARGETS)' \
-	LIB_SOURCES='$(lib_libbitsift_la_SOURCES)' \
+	LIB_SOURCES='$(lib_libbitsift_la_SOURCES) $(BITSIFT_FUZZ_KIT_SOURCES)' \
 	LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS)' \
 	LIB_LIBS='$(LIBDEFLATE_LIBS) $(ISAL_LIBS) -lm' $(FUZZ_LIBRARY_ENV) \
 	FUZZ_AFL_CC='$(AFL_CC)' FUZZ_AFL_FUZZ='$(AFL_FUZZ)' CC='$(CC)' LLVM_COV='$(LLVM_COV)' GCOV='$(GCOV)'
@@ -157,7 +157,7 @@ check_PROGRAMS += fuzz/test_afl_crc_mutator
 TESTS += fuzz/test_afl_crc_mutator
 fuzz_test_afl_crc_mutator_SOURCES = fuzz/test_afl_crc_mutator.c fuzz/afl_crc_mutator.c \
 	fuzz/fuzz_planted.c
-fuzz_test_afl_crc_mutator_LDADD = lib/libbitsift.la
+fuzz_test_afl_crc_mutator_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 
 ## -- The packet seed generator (any schema) --------------------------------
 
@@ -168,7 +168,7 @@ fuzz_packetgen_LDADD = lib/libbitsift.la
 ## -- For fuzz/oss-fuzz-build.sh ---------------------------------------------
 
 fuzz-print-build:
-	@echo "LIB_SOURCES='$(lib_libbitsift_la_SOURCES)'"
+	@echo "LIB_SOURCES='$(lib_libbitsift_la_SOURCES) $(BITSIFT_FUZZ_KIT_SOURCES)'"
 	@echo "LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS)'"
 	@echo "LIB_LIBS='$(LIBDEFLATE_LIBS) $(ISAL_LIBS) -lm'"
 	@echo "FUZZ_TARGETS='$(FUZZ_TARGETS)'"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitsift/fuzz.h"
 #include "packet_schemas.h"
 #include "reseal.h"
 
@@ -118,4 +119,9 @@ unsigned fuzz_reseal_hint(const uint8_t *data, size_t size)
 void fuzz_reseal(uint8_t *data, size_t size, unsigned hint)
 {
     fuzz_schema_seal(hint, data, size);
+}
+
+struct bitsift_fuzz *fuzz_kit_context(unsigned flags)
+{
+    return bitsift_fuzz_new_schemas(fuzz_schema_list(), fuzz_schema_count(), flags);
 }

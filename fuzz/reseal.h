@@ -3,8 +3,9 @@
  * kit. A harness whose inputs are framed packets defines fuzz_reseal(),
  * which stores into `data` the CRC32 a release build expects; then
  *
- *   - crc_mutator.c (libFuzzer) and afl_crc_mutator.c (AFL++) call it
- *     after every mutation, so mutated packets still pass the CRC check;
+ *   - afl_crc_mutator.c (AFL++) calls it after every mutation, so mutated
+ *     packets still pass the CRC check (the libFuzzer variants use the
+ *     installed kit instead, through fuzz_kit_context below);
  *   - built with -DBITSIFT_FUZZ_SEAL, the harness itself calls it on a
  *     copy of each input before decoding (payload-level fuzzing: the CRC
  *     bytes of the input do not matter), and a finding reproduces on the
@@ -25,6 +26,11 @@
 
 unsigned fuzz_reseal_hint(const uint8_t *data, size_t size);
 void fuzz_reseal(uint8_t *data, size_t size, unsigned hint);
+
+/* The harness's protocols as a mutation context of the installed kit
+ * (bitsift/fuzz.h), for the crc and schema variants (crc_mutator.c,
+ * schema_mutator.c); `flags` as bitsift_fuzz_new_schemas takes them. */
+struct bitsift_fuzz *fuzz_kit_context(unsigned flags);
 
 /* Store a 32-bit value little-endian (the CRC field's byte order). */
 static inline void fuzz_store_le32(uint8_t *p, uint32_t v)

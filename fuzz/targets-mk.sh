@@ -26,7 +26,7 @@ program() {
     done
     [ -z "$cflags" ] || echo "${p}_CFLAGS = \$(AM_CFLAGS)$cflags"
     [ -z "$6" ] || echo "${p}_LDFLAGS = $6"
-    echo "${p}_LDADD = lib/libbitsift.la$libs"
+    echo "${p}_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la$libs"
 }
 
 trim() { echo $*; }

@@ -14,12 +14,12 @@ check_PROGRAMS += fuzz/replay_fuzz_reader
 TESTS += fuzz/replay_fuzz_reader
 fuzz_replay_fuzz_reader_SOURCES = fuzz/fuzz_reader.c fuzz/replay_main.c
 fuzz_replay_fuzz_reader_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_reader"'
-fuzz_replay_fuzz_reader_LDADD = lib/libbitsift.la
+fuzz_replay_fuzz_reader_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 if ENABLE_FUZZING
 fuzz_fuzz_reader_SOURCES = fuzz/fuzz_reader.c
 fuzz_fuzz_reader_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_reader_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_reader_LDADD = lib/libbitsift.la
+fuzz_fuzz_reader_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 FUZZ_BINARIES += fuzz/fuzz_reader
 endif
 
@@ -32,36 +32,36 @@ TESTS += fuzz/replay_fuzz_packet
 fuzz_replay_fuzz_packet_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c fuzz/replay_main.c
 nodist_fuzz_replay_fuzz_packet_SOURCES = fuzz/bundled_schemas.c
 fuzz_replay_fuzz_packet_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_packet"'
-fuzz_replay_fuzz_packet_LDADD = lib/libbitsift.la
+fuzz_replay_fuzz_packet_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 if ENABLE_FUZZING
 fuzz_fuzz_packet_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c
 nodist_fuzz_fuzz_packet_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_packet_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_packet_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_packet_LDADD = lib/libbitsift.la
-fuzz_fuzz_packet_crc_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c fuzz/crc_mutator.c fuzz/crc_crossover.c
+fuzz_fuzz_packet_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
+fuzz_fuzz_packet_crc_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c fuzz/crc_mutator.c
 nodist_fuzz_fuzz_packet_crc_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_packet_crc_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_packet_crc_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_packet_crc_LDADD = lib/libbitsift.la
+fuzz_fuzz_packet_crc_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 FUZZ_VARIANTS += fuzz_packet_crc:fuzz_packet
 fuzz_fuzz_packet_seal_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c
 nodist_fuzz_fuzz_packet_seal_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_packet_seal_CPPFLAGS = $(FUZZ_CPPFLAGS) -DBITSIFT_FUZZ_SEAL
 fuzz_fuzz_packet_seal_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_packet_seal_LDADD = lib/libbitsift.la
+fuzz_fuzz_packet_seal_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 FUZZ_VARIANTS += fuzz_packet_seal:fuzz_packet
 fuzz_fuzz_packet_nocrc_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c
 nodist_fuzz_fuzz_packet_nocrc_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_packet_nocrc_CPPFLAGS = $(FUZZ_CPPFLAGS) -DBITSIFT_FUZZ_NO_CRC
 fuzz_fuzz_packet_nocrc_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_packet_nocrc_LDADD = lib/libbitsift.la
+fuzz_fuzz_packet_nocrc_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 FUZZ_VARIANTS += fuzz_packet_nocrc:fuzz_packet
-fuzz_fuzz_packet_schema_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c fuzz/schema_mutator.c fuzz/schema_mutate.c fuzz/crc_crossover.c
+fuzz_fuzz_packet_schema_SOURCES = fuzz/fuzz_packet.c fuzz/packet_schemas.c fuzz/schema_mutator.c
 nodist_fuzz_fuzz_packet_schema_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_packet_schema_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_packet_schema_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_packet_schema_LDADD = lib/libbitsift.la
+fuzz_fuzz_packet_schema_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 FUZZ_VARIANTS += fuzz_packet_schema:fuzz_packet
 FUZZ_BINARIES += fuzz/fuzz_packet fuzz/fuzz_packet_crc fuzz/fuzz_packet_seal fuzz/fuzz_packet_nocrc fuzz/fuzz_packet_schema
 endif
@@ -73,12 +73,12 @@ check_PROGRAMS += fuzz/replay_fuzz_schema
 TESTS += fuzz/replay_fuzz_schema
 fuzz_replay_fuzz_schema_SOURCES = fuzz/fuzz_schema.c fuzz/replay_main.c
 fuzz_replay_fuzz_schema_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_schema"'
-fuzz_replay_fuzz_schema_LDADD = lib/libbitsift.la
+fuzz_replay_fuzz_schema_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 if ENABLE_FUZZING
 fuzz_fuzz_schema_SOURCES = fuzz/fuzz_schema.c
 fuzz_fuzz_schema_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_schema_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_schema_LDADD = lib/libbitsift.la
+fuzz_fuzz_schema_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 FUZZ_BINARIES += fuzz/fuzz_schema
 endif
 
@@ -87,16 +87,16 @@ FUZZ_TARGETS += fuzz_roundtrip
 EXTRA_DIST += corpus/fuzz_roundtrip fuzz/fuzz_roundtrip.options
 check_PROGRAMS += fuzz/replay_fuzz_roundtrip
 TESTS += fuzz/replay_fuzz_roundtrip
-fuzz_replay_fuzz_roundtrip_SOURCES = fuzz/fuzz_roundtrip.c fuzz/schema_mutate.c fuzz/packet_schemas.c fuzz/replay_main.c
+fuzz_replay_fuzz_roundtrip_SOURCES = fuzz/fuzz_roundtrip.c fuzz/packet_schemas.c fuzz/replay_main.c
 nodist_fuzz_replay_fuzz_roundtrip_SOURCES = fuzz/bundled_schemas.c
 fuzz_replay_fuzz_roundtrip_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_roundtrip"'
-fuzz_replay_fuzz_roundtrip_LDADD = lib/libbitsift.la
+fuzz_replay_fuzz_roundtrip_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 if ENABLE_FUZZING
-fuzz_fuzz_roundtrip_SOURCES = fuzz/fuzz_roundtrip.c fuzz/schema_mutate.c fuzz/packet_schemas.c
+fuzz_fuzz_roundtrip_SOURCES = fuzz/fuzz_roundtrip.c fuzz/packet_schemas.c
 nodist_fuzz_fuzz_roundtrip_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_roundtrip_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_roundtrip_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_roundtrip_LDADD = lib/libbitsift.la
+fuzz_fuzz_roundtrip_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 FUZZ_BINARIES += fuzz/fuzz_roundtrip
 endif
 
@@ -109,14 +109,14 @@ fuzz_replay_fuzz_capture_SOURCES = fuzz/fuzz_capture.c fuzz/packet_schemas.c src
 nodist_fuzz_replay_fuzz_capture_SOURCES = fuzz/bundled_schemas.c
 fuzz_replay_fuzz_capture_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_capture"'
 fuzz_replay_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
-fuzz_replay_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
+fuzz_replay_fuzz_capture_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(PCAP_LIBS)
 if ENABLE_FUZZING
 fuzz_fuzz_capture_SOURCES = fuzz/fuzz_capture.c fuzz/packet_schemas.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c
 nodist_fuzz_fuzz_capture_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_capture_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 fuzz_fuzz_capture_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
+fuzz_fuzz_capture_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(PCAP_LIBS)
 FUZZ_BINARIES += fuzz/fuzz_capture
 endif
 
@@ -127,20 +127,20 @@ check_PROGRAMS += fuzz/replay_fuzz_planted
 TESTS += fuzz/replay_fuzz_planted
 fuzz_replay_fuzz_planted_SOURCES = fuzz/fuzz_planted.c fuzz/replay_main.c
 fuzz_replay_fuzz_planted_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_planted"'
-fuzz_replay_fuzz_planted_LDADD = lib/libbitsift.la
+fuzz_replay_fuzz_planted_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 if ENABLE_FUZZING
 fuzz_fuzz_planted_SOURCES = fuzz/fuzz_planted.c
 fuzz_fuzz_planted_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_planted_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_planted_LDADD = lib/libbitsift.la
-fuzz_fuzz_planted_crc_SOURCES = fuzz/fuzz_planted.c fuzz/crc_mutator.c fuzz/crc_crossover.c
+fuzz_fuzz_planted_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
+fuzz_fuzz_planted_crc_SOURCES = fuzz/fuzz_planted.c fuzz/crc_mutator.c
 fuzz_fuzz_planted_crc_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_planted_crc_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_planted_crc_LDADD = lib/libbitsift.la
+fuzz_fuzz_planted_crc_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 fuzz_fuzz_planted_seal_SOURCES = fuzz/fuzz_planted.c
 fuzz_fuzz_planted_seal_CPPFLAGS = $(FUZZ_CPPFLAGS) -DBITSIFT_FUZZ_SEAL
 fuzz_fuzz_planted_seal_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_planted_seal_LDADD = lib/libbitsift.la
+fuzz_fuzz_planted_seal_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 FUZZ_BINARIES += fuzz/fuzz_planted fuzz/fuzz_planted_crc fuzz/fuzz_planted_seal
 endif
 

@@ -6,9 +6,10 @@ include_HEADERS += lib/bitsift.h
 # <bitsift/schema.h> (the schema API), or <bitsift.h> for both.
 bitsiftincludedir = $(includedir)/bitsift
 bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h
-noinst_HEADERS += lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h lib/schema_compile.h \
-	lib/relative_tiers.h lib/field_types.h lib/field_read.h \
+LIBBITSIFT_INTERNALS = lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h \
+	lib/schema_compile.h lib/relative_tiers.h lib/field_types.h lib/field_read.h \
 	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h
+noinst_HEADERS += $(LIBBITSIFT_INTERNALS)
 pkgconfig_DATA += lib/libbitsift.pc
 EXTRA_DIST += lib/libbitsift.pc.in
 

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitsift_testing.h"
 #include "schema_internal.h"
 
 static int test_count, failed_count;
@@ -59,7 +60,7 @@ static bitsift_schema *compile(const char *text)
     return s;
 }
 
-static bool field_visit(void *ctx, const bitsift_event *ev)
+static bool count_field_visit(void *ctx, const bitsift_event *ev)
 {
     (void)ctx;
     (void)ev;
@@ -73,7 +74,7 @@ static bool field_visit(void *ctx, const bitsift_event *ev)
 static bool decode_all_ways(const bitsift_schema *s, const uint8_t *packet, size_t size,
                             bitsift_result *res, char *why, size_t why_size)
 {
-    static const bitsift_visitor visitor = {.field = field_visit};
+    static const bitsift_visitor visitor = {.field = count_field_visit};
     bitsift_result program, interpreted;
     bitsift_decode(s, packet, size, 0, &visitor, res);
     int decided = bitsift__validate_program(s, packet, size, 0, &program);

@@ -1,6 +1,6 @@
 /*
- * schema_mutate.c -- one schema-aware change to a decoded value tree (see
- * schema_mutate.h). The field's description (bitsift_field_info: range,
+ * fuzz_tree_mutate.c -- libbitsift-fuzz: one schema-aware change to a
+ * decoded value tree (bitsift_fuzz_mutate_tree, bitsift/fuzz.h). The field's description (bitsift_field_info: range,
  * width, enum values, maximum count) says which values are interesting:
  *
  *   integers, enums  a random value in range, min, max, min - 1, max + 1,
@@ -17,19 +17,20 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "schema_mutate.h"
+#include "bitsift/fuzz.h"
+#include "fuzz_input.h"
 
 /* A value that does not fit the field: as a raw wire value of `width`
  * bits, for the caller that wants to put it on the wire. */
-static void out_of_range(struct tree_mutation *m, uint64_t raw, unsigned width)
+static void out_of_range(bitsift_fuzz_mutation *m, uint64_t raw, unsigned width)
 {
-    m->kind = MUTATION_OUT_OF_RANGE;
+    m->kind = BITSIFT_FUZZ_MUTATION_OUT_OF_RANGE;
     m->raw = raw;
     m->width = width;
 }
 
 static void mutate_integer(const bitsift_schema *s, int id, const bitsift_field_info *info,
-                           bitsift_value *v, fuzz_input *in, struct tree_mutation *m)
+                           bitsift_value *v, fuzz_input *in, bitsift_fuzz_mutation *m)
 {
     bool is_uint = v->kind == BITSIFT_VALUE_UINT;
     int64_t min = info->min, max = info->max;
@@ -94,7 +95,7 @@ static void mutate_integer(const bitsift_schema *s, int id, const bitsift_field_
 }
 
 static void mutate_float(const bitsift_field_info *info, bitsift_value *v, fuzz_input *in,
-                         struct tree_mutation *m)
+                         bitsift_fuzz_mutation *m)
 {
     bool compressed = info->type == BITSIFT_FIELD_COMPRESSED_FLOAT ||
                       info->resolution > 0.0f;
@@ -140,7 +141,7 @@ static void mutate_float(const bitsift_field_info *info, bitsift_value *v, fuzz_
 static uint8_t text_buf[BITSIFT_SCHEMA_MAX_BYTES + 1];
 
 static void mutate_bytes(const bitsift_field_info *info, bitsift_value *v, fuzz_input *in,
-                         struct tree_mutation *m)
+                         bitsift_fuzz_mutation *m)
 {
     size_t max = info->max_count;
     bool string = v->kind == BITSIFT_VALUE_STRING;
@@ -169,7 +170,7 @@ static void mutate_bytes(const bitsift_field_info *info, bitsift_value *v, fuzz_
     if (len && fill >= 0xf0)
         text_buf[fill % len] = fill & 1 ? 0x00 : 0xc3; /* NUL or a broken UTF-8 lead */
     if (string ? len > largest : len != max)
-        m->kind = MUTATION_OUT_OF_RANGE, m->width = 0;
+        m->kind = BITSIFT_FUZZ_MUTATION_OUT_OF_RANGE, m->width = 0;
     v->data = text_buf;
     v->size = len;
 }
@@ -208,14 +209,14 @@ static bitsift_node *clone_node(bitsift_tree *t, bitsift_node *parent, const cha
 /* One element more (a copy of one of them) or one fewer. Only arrays
  * that are named children of a struct can be rebuilt. */
 static bool mutate_count(bitsift_tree *t, bitsift_node *array, fuzz_input *in,
-                         struct tree_mutation *m)
+                         bitsift_fuzz_mutation *m)
 {
     bitsift_node *parent = bitsift_node_parent(array);
     const char *name = bitsift_node_name(array);
     size_t count = bitsift_node_child_count(array);
     if (!name || (parent && bitsift_node_kind_of(parent) != BITSIFT_NODE_STRUCT))
         return false;
-    m->kind = MUTATION_COUNT;
+    m->kind = BITSIFT_FUZZ_MUTATION_COUNT;
     if (count > 0 && fuzz_u8(in) & 1) {
         bitsift_node *src = bitsift_node_child_at(array, fuzz_u16(in) % count);
         bitsift_node *copy = clone_node(t, array, NULL, src, 0);
@@ -246,8 +247,8 @@ static bool mutate_count(bitsift_tree *t, bitsift_node *array, fuzz_input *in,
     return true;
 }
 
-bool fuzz_mutate_tree(const bitsift_schema *s, bitsift_tree *t, fuzz_input *choices,
-                      struct tree_mutation *m)
+static bool mutate_tree(const bitsift_schema *s, bitsift_tree *t, fuzz_input *choices,
+                      bitsift_fuzz_mutation *m)
 {
     memset(m, 0, sizeof *m);
     size_t n = bitsift_tree_node_count(t);
@@ -272,7 +273,7 @@ bool fuzz_mutate_tree(const bitsift_schema *s, bitsift_tree *t, fuzz_input *choi
         if (id < 0 || !bitsift_schema_field_info(s, (unsigned)id, &info))
             continue;
         bitsift_value v = *bitsift_node_value(node);
-        m->kind = MUTATION_VALUE;
+        m->kind = BITSIFT_FUZZ_MUTATION_VALUE;
         m->bit = bitsift_node_bit(node);
         m->width = (unsigned)bitsift_node_bits(node);
         switch (v.kind) {
@@ -296,7 +297,7 @@ bool fuzz_mutate_tree(const bitsift_schema *s, bitsift_tree *t, fuzz_input *choi
             continue;
         }
         /* The raw value is placed where the field was read, in its width. */
-        if (m->kind == MUTATION_OUT_OF_RANGE && m->width != (unsigned)bitsift_node_bits(node))
+        if (m->kind == BITSIFT_FUZZ_MUTATION_OUT_OF_RANGE && m->width != (unsigned)bitsift_node_bits(node))
             m->width = 0;
         m->bit = bitsift_node_bit(node);
         if (!bitsift_node_set_value(t, node, &v))
@@ -309,7 +310,7 @@ bool fuzz_mutate_tree(const bitsift_schema *s, bitsift_tree *t, fuzz_input *choi
     return false;
 }
 
-bool fuzz_values_equal(const bitsift_value *a, const bitsift_value *b)
+bool bitsift_fuzz_values_equal(const bitsift_value *a, const bitsift_value *b)
 {
     if (a->kind != b->kind)
         return false;
@@ -333,7 +334,7 @@ bool fuzz_values_equal(const bitsift_value *a, const bitsift_value *b)
     }
 }
 
-bool fuzz_trees_equal(const bitsift_tree *a, const bitsift_tree *b)
+bool bitsift_fuzz_trees_equal(const bitsift_tree *a, const bitsift_tree *b)
 {
     size_t n = bitsift_tree_node_count(a);
     if (n != bitsift_tree_node_count(b) ||
@@ -347,8 +348,19 @@ bool fuzz_trees_equal(const bitsift_tree *a, const bitsift_tree *b)
             bitsift_node_child_count(x) != bitsift_node_child_count(y))
             return false;
         if (bitsift_node_kind_of(x) == BITSIFT_NODE_VALUE &&
-            !fuzz_values_equal(bitsift_node_value(x), bitsift_node_value(y)))
+            !bitsift_fuzz_values_equal(bitsift_node_value(x), bitsift_node_value(y)))
             return false;
     }
     return true;
+}
+
+bool bitsift_fuzz_mutate_tree(const bitsift_schema *s, bitsift_tree *t, const uint8_t *choices,
+                              size_t size, size_t *used, bitsift_fuzz_mutation *m)
+{
+    fuzz_input in;
+    fuzz_input_init(&in, choices, choices ? size : 0);
+    bool changed = mutate_tree(s, t, &in, m);
+    if (used)
+        *used = in.pos;
+    return changed;
 }
