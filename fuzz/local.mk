@@ -5,6 +5,8 @@
 #                     through every harness, with the normal compiler
 #   make fuzz         builds the libFuzzer harnesses (configure --enable-fuzzing)
 #   make fuzz-smoke   short deterministic libFuzzer runs + the planted-bug test
+#                     + the kit's worked example (examples/fuzz-game/) built
+#                     against a fresh prefix
 #   make fuzz-afl     short AFL++ runs (persistent mode, cmplog, CRC post-processor)
 #   make coverage     replays the corpus with coverage and prints lib/ line and
 #                     branch coverage
@@ -35,7 +37,7 @@ fuzz/bundled_schemas.c: $(srcdir)/fuzz/embed-schemas.sh $(FUZZ_BUNDLED_SCHEMAS:%
 CLEANFILES += fuzz/bundled_schemas.c
 
 FUZZ_DIST_FILES = fuzz/targets.list fuzz/targets.sh fuzz/targets-mk.sh fuzz/check-targets.sh \
-	fuzz/embed-schemas.sh fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
+	fuzz/embed-schemas.sh fuzz/smoke.sh fuzz/planted.test fuzz/example.test fuzz/afl.sh fuzz/coverage.sh \
 	fuzz/coverage-floor fuzz/schema-error-seeds.sh fuzz/oss-fuzz-build.sh fuzz/oss-fuzz-test.sh \
 	fuzz/afl_driver.c fuzz/afl_crc_mutator.c
 EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md fuzz/regressions
@@ -87,6 +89,7 @@ fuzz: $(FUZZ_BINARIES) fuzz/reseal$(EXEEXT)
 fuzz-smoke: fuzz
 	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/smoke.sh
 	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/planted.test
+	$(FUZZ_RUN_ENV) CC='$(CC)' MAKE='$(MAKE)' $(SHELL) $(srcdir)/fuzz/example.test
 else
 # A build configured without --enable-fuzzing (the quick start's) cannot
 # also hold the clang build: its objects would be found through VPATH and

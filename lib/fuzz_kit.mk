@@ -48,3 +48,8 @@ lib/bitsift-fuzz-src.pc: $(srcdir)/lib/bitsift-fuzz-src.pc.in Makefile
 		-e "s|@[B]ITSIFT_FUZZ_SRC_FILES@|$${sources# }|" \
 		$(srcdir)/lib/bitsift-fuzz-src.pc.in >$@.tmp && mv $@.tmp $@
 CLEANFILES += lib/bitsift-fuzz-src.pc
+
+# The kit's worked example (built by fuzz/example.test in `make fuzz-smoke`).
+EXTRA_DIST += examples/fuzz-game/Makefile examples/fuzz-game/game.bss \
+	examples/fuzz-game/game_reader.c examples/fuzz-game/game_reader.h \
+	examples/fuzz-game/fuzz_game.c

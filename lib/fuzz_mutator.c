@@ -271,6 +271,121 @@ static void put_bits(uint8_t *data, size_t size, uint64_t bit, unsigned width, u
     }
 }
 
+/* The field of packet type `type` at event path `path` ("units[3].x" is
+ * the schema path "units[].x"); -1 when there is none. */
+static int field_at(const bitsift_schema *s, unsigned type, const char *path)
+{
+    char want[BITSIFT_PATH_MAX];
+    size_t n = 0;
+    for (const char *p = path; *p && n + 3 < sizeof want; p++) {
+        want[n++] = *p;
+        if (*p == '[') {
+            while (*p && *p != ']')
+                p++;
+            want[n++] = ']';
+            if (!*p)
+                break;
+        }
+    }
+    want[n] = 0;
+    for (unsigned id = 0; id < bitsift_schema_field_count(s); id++) {
+        bitsift_field_info info;
+        if (bitsift_schema_field_info(s, id, &info) && info.packet_type == type &&
+            strcmp(info.path, want) == 0)
+            return (int)id;
+    }
+    return -1;
+}
+
+/*
+ * A change can switch a condition on (mode = 13 makes `focus` present):
+ * the tree then lacks the fields of the branch, and the encoder names the
+ * first one missing. Give it a random value in its range and try again,
+ * a few fields at most. Scalars only; false when the field cannot be
+ * made.
+ */
+static bool add_missing_field(const bitsift_schema *s, bitsift_tree *t, const char *path,
+                              uint32_t *x)
+{
+    int id = field_at(s, (unsigned)bitsift_tree_packet_type(t), path);
+    bitsift_field_info info;
+    if (id < 0 || !bitsift_schema_field_info(s, (unsigned)id, &info))
+        return false;
+    char parent_path[BITSIFT_PATH_MAX];
+    snprintf(parent_path, sizeof parent_path, "%s", path);
+    char *dot = strrchr(parent_path, '.');
+    bitsift_node *parent;
+    if (dot) {
+        *dot = 0;
+        parent = bitsift_tree_find(t, parent_path);
+    } else {
+        parent = bitsift_tree_root(t);
+    }
+    if (!parent || bitsift_node_kind_of(parent) != BITSIFT_NODE_STRUCT)
+        return false;
+    bitsift_value v;
+    memset(&v, 0, sizeof v);
+    uint64_t r = ((uint64_t)next_random(x) << 32) | next_random(x);
+    switch (info.type) {
+    case BITSIFT_FIELD_BOOL:
+        v.kind = BITSIFT_VALUE_BOOL;
+        v.b = r & 1;
+        break;
+    case BITSIFT_FIELD_INT:
+    case BITSIFT_FIELD_ENUM:
+    case BITSIFT_FIELD_INT_RELATIVE:
+    case BITSIFT_FIELD_OBJECT_INDEX: {
+        uint64_t span = (uint64_t)info.max - (uint64_t)info.min;
+        v.kind = info.type == BITSIFT_FIELD_ENUM ? BITSIFT_VALUE_ENUM : BITSIFT_VALUE_INT;
+        v.i = (int64_t)((uint64_t)info.min + (span == UINT64_MAX ? r : r % (span + 1)));
+        if (info.type == BITSIFT_FIELD_ENUM && !bitsift_schema_enum_name(s, (unsigned)id, v.i))
+            v.i = info.min;
+        break;
+    }
+    case BITSIFT_FIELD_BITS:
+    case BITSIFT_FIELD_UINT8:
+    case BITSIFT_FIELD_UINT16:
+    case BITSIFT_FIELD_UINT32:
+    case BITSIFT_FIELD_UINT64:
+        v.kind = BITSIFT_VALUE_UINT;
+        v.u = info.width >= 64 ? r : r & ((1ull << info.width) - 1);
+        break;
+    case BITSIFT_FIELD_COMPRESSED_FLOAT:
+        v.kind = BITSIFT_VALUE_FLOAT;
+        v.f = info.fmin + (info.fmax - info.fmin) * (float)(r % 1024) / 1024.0f;
+        break;
+    case BITSIFT_FIELD_FLOAT:
+        v.kind = BITSIFT_VALUE_FLOAT;
+        v.f = (float)(int)(r % 2048) - 1024.0f;
+        break;
+    case BITSIFT_FIELD_DOUBLE:
+        v.kind = BITSIFT_VALUE_DOUBLE;
+        v.d = (double)(int)(r % 2048) - 1024.0;
+        break;
+    default:
+        return false;
+    }
+    return bitsift_node_add_value(t, parent, info.name, &v) != NULL;
+}
+
+/* Encode the tree into fz->encoded, adding the fields a switched-on
+ * condition asks for. */
+static bool encode_completed(bitsift_fuzz *fz, const bitsift_schema *s, bitsift_tree *t,
+                             size_t *size, uint32_t *x)
+{
+    for (int added = 0; added <= 8; added++) {
+        bitsift_result enc;
+        bitsift_error e = bitsift_encode(s, t, fz->encoded, sizeof fz->encoded, size, &enc);
+        if (e == BITSIFT_OK)
+            return true;
+        if (e != BITSIFT_E_VALUE || !enc.failure.why ||
+            strcmp(enc.failure.why, "missing field") != 0 ||
+            !add_missing_field(s, t, enc.path, x))
+            return false;
+    }
+    return false;
+}
+
 /*
  * Schema-aware: decode (CRC ignored), change one field, encode with its
  * checks, end check and CRC. A value the encoder refuses (outside its
@@ -297,9 +412,7 @@ static size_t field_level(bitsift_fuzz *fz, unsigned which, uint8_t *data, size_
     if (!bitsift_fuzz_mutate_tree(s, t, choices, sizeof choices, NULL, &m))
         return 0;
     size_t out_size;
-    bitsift_result enc;
-    if (bitsift_encode(s, t, fz->encoded, sizeof fz->encoded, &out_size, &enc) == BITSIFT_OK &&
-        out_size <= max_size && out_size > 0) {
+    if (encode_completed(fz, s, t, &out_size, x) && out_size <= max_size && out_size > 0) {
         memcpy(data, fz->encoded, out_size);
         return out_size;
     }

@@ -39,6 +39,9 @@ struct cli {
     const char *pcap_out; /* encode -w */
     const char *src;      /* encode --src ADDR:PORT */
     const char *dst;      /* encode --dst ADDR:PORT */
+    const char *protocol; /* reseal --protocol ID */
+    const char *prefix;   /* reseal --prefix N */
+    int in_place;         /* reseal --in-place */
     char **inputs;
     size_t input_count;
     /* Loaded by cli_load_schemas. */
@@ -89,5 +92,7 @@ int cmd_validate(struct cli *c);
 int cmd_encode(struct cli *c);
 int cmd_stats(struct cli *c);
 int cmd_schema(struct cli *c);
+int cmd_seeds(struct cli *c);
+int cmd_reseal(struct cli *c);
 
 #endif /* BITSIFT_CLI_H */

@@ -21,6 +21,9 @@ enum {
     OPT_SRC,
     OPT_DST,
     OPT_STRICT,
+    OPT_PROTOCOL,
+    OPT_PREFIX,
+    OPT_IN_PLACE,
     OPT_HELP = 'h',
     OPT_VERSION = 'V'
 };
@@ -28,7 +31,8 @@ enum {
 struct command {
     const char *name;
     int (*run)(struct cli *c);
-    /* short letters; J = --junit, M = --max-errors, A = --src/--dst, S = --strict */
+    /* short letters; J = --junit, M = --max-errors, A = --src/--dst, S = --strict,
+     * P = --protocol/--prefix, I = --in-place */
     const char *options;
     const char *usage;   /* arguments after the options */
     const char *summary;
@@ -45,6 +49,8 @@ static const struct command commands[] = {
     {"stats", cmd_stats, "sfpFcqS", "INPUT...",
      "packets per type and error, bits per field (bandwidth profile)", 1},
     {"schema", cmd_schema, "", "FILE", "check a schema and print each packet type's layout", 1},
+    {"seeds", cmd_seeds, "socq", "", "valid sealed packets of every packet type (a fuzz corpus)", 0},
+    {"reseal", cmd_reseal, "soPI", "FILE...", "store the right CRC into packet files", 1},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
@@ -62,6 +68,9 @@ static const struct option long_options[] = {
     {"src", required_argument, NULL, OPT_SRC},
     {"dst", required_argument, NULL, OPT_DST},
     {"strict", no_argument, NULL, OPT_STRICT},
+    {"protocol", required_argument, NULL, OPT_PROTOCOL},
+    {"prefix", required_argument, NULL, OPT_PREFIX},
+    {"in-place", no_argument, NULL, OPT_IN_PLACE},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -94,7 +103,11 @@ static void help(void)
            "      --junit FILE      validate: also write a JUnit XML report\n"
            "      --max-errors N    validate: print at most N failures\n"
            "  -o, --output PATH     encode: raw packet files into directory PATH, or\n"
-           "                        one packet into file PATH\n"
+           "                        one packet into file PATH; seeds: the directory;\n"
+           "                        reseal: the resealed file\n"
+           "      --protocol ID     reseal: the protocol id (instead of a schema)\n"
+           "      --prefix N        reseal: bytes before the CRC field (with --protocol)\n"
+           "      --in-place        reseal: rewrite each FILE\n"
            "  -w, --write FILE      encode: a pcap with Ethernet/IPv4/UDP headers\n"
            "      --src ADDR:PORT   encode: source address when a record has none\n"
            "      --dst ADDR:PORT   encode: destination address when a record has none\n"
@@ -158,7 +171,9 @@ static void command_help(const struct command *cmd)
             int match = lo->val == *o || (*o == 'J' && lo->val == OPT_JUNIT) ||
                         (*o == 'M' && lo->val == OPT_MAX_ERRORS) ||
                         (*o == 'A' && (lo->val == OPT_SRC || lo->val == OPT_DST)) ||
-                        (*o == 'S' && lo->val == OPT_STRICT);
+                        (*o == 'S' && lo->val == OPT_STRICT) ||
+                        (*o == 'P' && (lo->val == OPT_PROTOCOL || lo->val == OPT_PREFIX)) ||
+                        (*o == 'I' && lo->val == OPT_IN_PLACE);
             if (match)
                 printf(" --%s", lo->name);
         }
@@ -169,7 +184,8 @@ static void command_help(const struct command *cmd)
 static int allowed(const struct command *cmd, int opt)
 {
     int letter = opt == OPT_JUNIT ? 'J' : opt == OPT_MAX_ERRORS ? 'M' :
-                 opt == OPT_SRC || opt == OPT_DST ? 'A' : opt == OPT_STRICT ? 'S' : opt;
+                 opt == OPT_SRC || opt == OPT_DST ? 'A' : opt == OPT_STRICT ? 'S' :
+                 opt == OPT_PROTOCOL || opt == OPT_PREFIX ? 'P' : opt == OPT_IN_PLACE ? 'I' : opt;
     return strchr(cmd->options, letter) != NULL;
 }
 
@@ -278,6 +294,15 @@ int main(int argc, char **argv)
             break;
         case OPT_STRICT:
             c.strict = 1;
+            break;
+        case OPT_PROTOCOL:
+            c.protocol = optarg;
+            break;
+        case OPT_PREFIX:
+            c.prefix = optarg;
+            break;
+        case OPT_IN_PLACE:
+            c.in_place = 1;
             break;
         }
     }

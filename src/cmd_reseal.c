@@ -1,0 +1,155 @@
+/*
+ * cmd_reseal.c -- `bitsift reseal`: store the right CRC32 into packet
+ * files, so that an input a CRC-blind fuzzer found (a no-CRC build, a
+ * harness that seals its inputs itself) reproduces on a release build.
+ *
+ *   bitsift reseal (-s SCHEMA... | --protocol ID [--prefix N]) (-o OUT | --in-place) FILE...
+ *
+ * The framing is a schema's (with several, each packet is sealed for the
+ * one it decodes furthest with, CRC ignored: libbitsift-fuzz's
+ * bitsift_fuzz_seal) or a protocol id with its prefix bytes. The CRC is
+ * the framing CRC (bitsift_packet_crc): zlib CRC32 over the protocol id,
+ * 4 bytes little-endian, then the packet with its CRC field taken as zero.
+ * Outputs are written beside their target and renamed into place.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bitsift/fuzz.h"
+#include "cli.h"
+
+/* The largest packet file reseal reads: far above any UDP datagram. */
+#define MAX_PACKET (1u << 20)
+
+static bool parse_u32(const char *text, uint32_t max, uint32_t *value)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (!text[0] || text[0] == '-' || errno || *end || v > max)
+        return false;
+    *value = (uint32_t)v;
+    return true;
+}
+
+/* The whole file, at most MAX_PACKET bytes; NULL after a message. */
+static uint8_t *read_packet(const char *path, size_t *size)
+{
+    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!fp) {
+        cli_error("%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    uint8_t *data = malloc(MAX_PACKET + 1);
+    size_t n = data ? fread(data, 1, MAX_PACKET + 1, fp) : 0;
+    bool failed = !data || ferror(fp);
+    if (fp != stdin)
+        fclose(fp);
+    if (failed || n > MAX_PACKET) {
+        cli_error("%s: %s", path, !data ? "out of memory" : n > MAX_PACKET ?
+                  "larger than 1 MiB: not a packet" : "read error");
+        free(data);
+        return NULL;
+    }
+    *size = n;
+    return data;
+}
+
+static int write_packet(const char *path, const uint8_t *data, size_t size)
+{
+    if (strcmp(path, "-") == 0)
+        return fwrite(data, 1, size, stdout) == size ? 0 : -1;
+    char tmp[4200];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= sizeof tmp) {
+        cli_error("%s: path too long", path);
+        return -1;
+    }
+    FILE *fp = fopen(tmp, "wb");
+    if (!fp) {
+        cli_error("%s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    bool ok = fwrite(data, 1, size, fp) == size;
+    ok = (fclose(fp) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        cli_error("%s: %s", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_reseal(struct cli *c)
+{
+    if (!c->in_place == !c->output) {
+        cli_error("reseal: give either -o OUT or --in-place");
+        return EXIT_TROUBLE;
+    }
+    if (c->output && c->input_count != 1) {
+        cli_error("reseal: -o takes one input; use --in-place for several");
+        return EXIT_TROUBLE;
+    }
+    if (c->protocol && c->schema_path_count) {
+        cli_error("reseal: give either -s SCHEMA or --protocol ID, not both");
+        return EXIT_TROUBLE;
+    }
+    bitsift_fuzz *fz;
+    uint32_t id = 0, prefix = 0;
+    if (c->protocol) {
+        if (!parse_u32(c->protocol, 0xffffffffu, &id)) {
+            cli_error("reseal: --protocol must be a 32-bit number, not %s", c->protocol);
+            return EXIT_TROUBLE;
+        }
+        if (c->prefix && !parse_u32(c->prefix, 65536, &prefix)) {
+            cli_error("reseal: --prefix must be a number of bytes up to 65536, not %s",
+                      c->prefix);
+            return EXIT_TROUBLE;
+        }
+        fz = bitsift_fuzz_new_protocol(id, prefix, true);
+    } else {
+        if (c->prefix) {
+            cli_error("reseal: --prefix goes with --protocol (a schema has its own)");
+            return EXIT_TROUBLE;
+        }
+        if (cli_load_schemas(c) != 0)
+            return EXIT_TROUBLE;
+        fz = bitsift_fuzz_new_schemas((const bitsift_schema *const *)c->schemas,
+                                      c->schema_count, 0);
+    }
+    if (!fz) {
+        cli_error("reseal: out of memory");
+        return EXIT_TROUBLE;
+    }
+    int status = EXIT_VALID;
+    for (size_t i = 0; i < c->input_count; i++) {
+        const char *in = c->inputs[i];
+        size_t size;
+        uint8_t *data = read_packet(in, &size);
+        if (!data) {
+            status = EXIT_TROUBLE;
+            continue;
+        }
+        unsigned which = bitsift_fuzz_protocol_of(fz, data, size);
+        const bitsift_framing *f =
+            c->protocol ? NULL : bitsift_schema_framing(c->schemas[which]);
+        uint32_t need = (f ? f->prefix_bytes : prefix) + 4;
+        if (f && !f->crc) {
+            cli_error("%s: protocol %s has no CRC: nothing to reseal", in,
+                      bitsift_schema_name(c->schemas[which]));
+            status = EXIT_TROUBLE;
+        } else if (size < need) {
+            cli_error("%s: %zu bytes cannot hold a CRC field (%u bytes needed)", in, size, need);
+            status = EXIT_TROUBLE;
+        } else {
+            bitsift_fuzz_seal_as(fz, which, data, size);
+            if (write_packet(c->in_place ? in : c->output, data, size) != 0)
+                status = EXIT_TROUBLE;
+        }
+        free(data);
+    }
+    bitsift_fuzz_free(fz);
+    return status;
+}
