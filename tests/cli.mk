@@ -42,8 +42,10 @@ tests_cli_float_exhaustive_SOURCES = tests/cli/float_exhaustive.c src/float_form
 tests_cli_float_exhaustive_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_float_exhaustive_LDADD = -lm
 
-TESTS += tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.sh tests/cli/input-paths.sh
+TESTS += tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.sh tests/cli/input-paths.sh \
+	tests/cli/seeds-reseal.sh
 EXTRA_DIST += \
 	tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.sh tests/cli/input-paths.sh \
+	tests/cli/seeds-reseal.sh \
 	tests/cli/TESTLIST tests/cli/expected tests/cli/data \
 	tests/cli/script-setup.sh tests/cli/prepare-data.sh tests/cli/make-captures.py tests/cli/make-packets.py
