@@ -13,7 +13,7 @@
  *                      each input itself before decoding;
  *   fuzz_packet_nocrc  -DBITSIFT_FUZZ_NO_CRC: the decoder skips the CRC
  *                      comparison (BITSIFT_DECODE_NO_CRC); a finding needs
- *                      `fuzz/reseal` before it reproduces on a release build.
+ *                      `bitsift reseal` before it reproduces on a release build.
  * (fuzz_packet_schema adds the schema-aware mutator: schema_mutator.c.)
  *
  * Checked on every input, besides "no crash, no sanitizer report":

@@ -53,19 +53,19 @@ fuzz_seedgen_LDADD = lib/libbitsift.la
 FUZZ_SCHEMA_SEEDS = $(FUZZ_BUNDLED_SCHEMAS) tests/schema/constructs.bss \
 	tests/cli/data/arena.bss tests/cli/data/lobby.bss
 
-fuzz-seeds: fuzz/seedgen$(EXEEXT) fuzz/packetgen$(EXEEXT)
+fuzz-seeds: fuzz/seedgen$(EXEEXT) fuzz/randomgen$(EXEEXT) src/bitsift$(EXEEXT)
 	$(builddir)/fuzz/seedgen $(srcdir)/corpus
 	$(SHELL) $(srcdir)/fuzz/schema-error-seeds.sh $(srcdir)/corpus/fuzz_schema
 	for f in $(FUZZ_SCHEMA_SEEDS); do \
 		cp $(srcdir)/$$f $(srcdir)/corpus/fuzz_schema/schema-$$(basename $$f .bss) || exit 1; \
 	done
-	$(MKDIR_P) $(srcdir)/corpus/fuzz_packet
-	$(builddir)/fuzz/packetgen -o $(srcdir)/corpus/fuzz_packet \
-		$(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
-	$(MKDIR_P) $(srcdir)/corpus/fuzz_roundtrip
-	$(builddir)/fuzz/packetgen -v 2 -o $(srcdir)/corpus/fuzz_roundtrip \
-		$(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
-	$(builddir)/fuzz/packetgen -r -o $(srcdir)/corpus/fuzz_roundtrip \
+	$(MKDIR_P) $(srcdir)/corpus/fuzz_packet $(srcdir)/corpus/fuzz_roundtrip
+	for f in $(FUZZ_BUNDLED_SCHEMAS); do \
+		$(builddir)/src/bitsift seeds -q -s $(srcdir)/$$f -o $(srcdir)/corpus/fuzz_packet && \
+		$(builddir)/src/bitsift seeds -q -s $(srcdir)/$$f -o $(srcdir)/corpus/fuzz_roundtrip || \
+		exit 1; \
+	done
+	$(builddir)/fuzz/randomgen -o $(srcdir)/corpus/fuzz_roundtrip \
 		$(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
 
 ## -- libFuzzer builds (configure --enable-fuzzing) -------------------------
@@ -84,7 +84,7 @@ FUZZ_BUILD_DIR = build-fuzz
 if ENABLE_FUZZING
 noinst_PROGRAMS += $(FUZZ_BINARIES)
 
-fuzz: $(FUZZ_BINARIES) fuzz/reseal$(EXEEXT)
+fuzz: $(FUZZ_BINARIES) src/bitsift$(EXEEXT)
 
 fuzz-smoke: fuzz
 	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/smoke.sh
@@ -148,12 +148,6 @@ clean-fuzz:
 
 .PHONY: fuzz fuzz-smoke fuzz-afl fuzz-seeds fuzz-oss-fuzz coverage clean-fuzz distclean-fuzz
 
-## -- The reseal tool -------------------------------------------------------
-
-noinst_PROGRAMS += fuzz/reseal
-fuzz_reseal_SOURCES = fuzz/reseal.c
-fuzz_reseal_LDADD = lib/libbitsift.la
-
 ## -- Unit test of the AFL++ post-processor ----------------------------------
 
 check_PROGRAMS += fuzz/test_afl_crc_mutator
@@ -162,11 +156,12 @@ fuzz_test_afl_crc_mutator_SOURCES = fuzz/test_afl_crc_mutator.c fuzz/afl_crc_mut
 	fuzz/fuzz_planted.c
 fuzz_test_afl_crc_mutator_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 
-## -- The packet seed generator (any schema) --------------------------------
+## -- The random-tree seeds of fuzz_roundtrip (valid packets of every type
+## come from `bitsift seeds`) ---------------------------------------------
 
-noinst_PROGRAMS += fuzz/packetgen
-fuzz_packetgen_SOURCES = fuzz/packetgen.c
-fuzz_packetgen_LDADD = lib/libbitsift.la
+noinst_PROGRAMS += fuzz/randomgen
+fuzz_randomgen_SOURCES = fuzz/randomgen.c
+fuzz_randomgen_LDADD = lib/libbitsift.la
 
 ## -- For fuzz/oss-fuzz-build.sh ---------------------------------------------
 

@@ -9,7 +9,7 @@
  *   - built with -DBITSIFT_FUZZ_SEAL, the harness itself calls it on a
  *     copy of each input before decoding (payload-level fuzzing: the CRC
  *     bytes of the input do not matter), and a finding reproduces on the
- *     release build once the file is resealed (fuzz/reseal).
+ *     release build once the file is resealed (`bitsift reseal`).
  *
  * `hint` lets a harness that knows several framings (fuzz_packet: one per
  * schema) keep the one the input was sealed for: fuzz_reseal_hint() is
