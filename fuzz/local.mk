@@ -7,6 +7,7 @@
 #   make fuzz-smoke   short deterministic libFuzzer runs + the planted-bug test
 #                     + the kit's worked example (examples/fuzz-game/) built
 #                     against a fresh prefix
+#   make fuzz-bench   exec/s of the packet harnesses (median of rounds)
 #   make fuzz-afl     short AFL++ runs (persistent mode, cmplog, CRC post-processor)
 #   make coverage     replays the corpus with coverage and prints lib/ line and
 #                     branch coverage
@@ -37,10 +38,14 @@ fuzz/bundled_schemas.c: $(srcdir)/fuzz/embed-schemas.sh $(FUZZ_BUNDLED_SCHEMAS:%
 CLEANFILES += fuzz/bundled_schemas.c
 
 FUZZ_DIST_FILES = fuzz/targets.list fuzz/targets.sh fuzz/targets-mk.sh fuzz/check-targets.sh \
-	fuzz/embed-schemas.sh fuzz/smoke.sh fuzz/planted.test fuzz/example.test fuzz/afl.sh fuzz/coverage.sh \
+	fuzz/embed-schemas.sh fuzz/smoke.sh fuzz/planted.test fuzz/example.test \
+	fuzz/planted-disagreement.test fuzz/bench.sh fuzz/afl.sh fuzz/coverage.sh \
 	fuzz/coverage-floor fuzz/schema-error-seeds.sh fuzz/oss-fuzz-build.sh fuzz/oss-fuzz-test.sh \
 	fuzz/afl_driver.c fuzz/afl_crc_mutator.c
 EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md fuzz/regressions
+# ClusterFuzzLite: configuration only (fuzz/README.md, "Long campaigns").
+EXTRA_DIST += .clusterfuzzlite/Dockerfile .clusterfuzzlite/build.sh .clusterfuzzlite/project.yaml \
+	.github/workflows/cflite.yml
 
 ## -- Seed generator --------------------------------------------------------
 
@@ -90,6 +95,14 @@ fuzz-smoke: fuzz
 	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/smoke.sh
 	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/planted.test
 	$(FUZZ_RUN_ENV) CC='$(CC)' MAKE='$(MAKE)' $(SHELL) $(srcdir)/fuzz/example.test
+	$(FUZZ_BUILD_ENV) FUZZ_VARIANTS='$(FUZZ_VARIANTS)' CFLAGS='$(CFLAGS)' \
+		FUZZ_ENGINE_LDFLAGS='$(FUZZ_ENGINE_LDFLAGS)' \
+		$(SHELL) $(srcdir)/fuzz/planted-disagreement.test
+
+# Executions per second of the packet harnesses (fuzz/bench.sh): a
+# benchmark, reported in docs/performance.md, not a test.
+fuzz-bench: fuzz
+	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/bench.sh
 else
 # A build configured without --enable-fuzzing (the quick start's) cannot
 # also hold the clang build: its objects would be found through VPATH and
@@ -100,7 +113,7 @@ else
 # that the build there stays incremental).
 FUZZ_CONFIGURE_FLAGS = --enable-fuzzing
 
-fuzz fuzz-smoke:
+fuzz fuzz-smoke fuzz-bench:
 	$(AM_V_at)$(MKDIR_P) $(FUZZ_BUILD_DIR)
 	$(AM_V_at)$(MAKE) $(AM_MAKEFLAGS) distdir distdir=$(FUZZ_BUILD_DIR)/source >/dev/null
 	$(AM_V_at)cd $(FUZZ_BUILD_DIR) && { test -f config.status || \
@@ -146,7 +159,7 @@ clean-fuzz:
 	-rm -rf $(builddir)/fuzz/smoke-work $(builddir)/fuzz/afl-work $(builddir)/fuzz/coverage-work \
 		$(FUZZ_OSS_WORK)
 
-.PHONY: fuzz fuzz-smoke fuzz-afl fuzz-seeds fuzz-oss-fuzz coverage clean-fuzz distclean-fuzz
+.PHONY: fuzz fuzz-smoke fuzz-bench fuzz-afl fuzz-seeds fuzz-oss-fuzz coverage clean-fuzz distclean-fuzz
 
 ## -- Unit test of the AFL++ post-processor ----------------------------------
 

@@ -63,9 +63,12 @@ static inline bool validate_check_run(const bitsift_schema *s, const uint8_t *da
            (v->portable_decision != 1 || validate_check_same_result(want, &v->portable));
 }
 
-/* For the harnesses: a disagreement aborts with both results. */
-static inline void fuzz_validate_agrees(const bitsift_schema *s, const uint8_t *data, size_t size,
-                                        unsigned flags)
+/* For the harnesses: a disagreement aborts with both results; `decoded`
+ * (when not NULL) gets bitsift_decode's result, so that a harness does not
+ * decode again for it. */
+static inline void fuzz_validate_agrees_result(const bitsift_schema *s, const uint8_t *data,
+                                               size_t size, unsigned flags,
+                                               bitsift_result *decoded)
 {
     struct validate_check v;
     if (!validate_check_run(s, data, size, flags, &v)) {
@@ -80,6 +83,14 @@ static inline void fuzz_validate_agrees(const bitsift_schema *s, const uint8_t *
                 (unsigned long long)got->fields, got->path);
         abort();
     }
+    if (decoded)
+        *decoded = v.decoded;
+}
+
+static inline void fuzz_validate_agrees(const bitsift_schema *s, const uint8_t *data, size_t size,
+                                        unsigned flags)
+{
+    fuzz_validate_agrees_result(s, data, size, flags, NULL);
 }
 
 #endif /* BITSIFT_FUZZ_VALIDATE_CHECK_H */

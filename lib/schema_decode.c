@@ -1182,8 +1182,11 @@ bitsift_error schema_decode(const bitsift_schema *s, const void *packet, size_t 
     schema_result_init(res);
     bool ok = decode_packet(&d, packet, size, flags, res);
     bitsift_error e = finish(&d, ok, res);
-    if (e == BITSIFT_OK)
+    if (e == BITSIFT_OK) {
+        if (!v)
+            SCHEMA_PLANT(PLANT_INTERPRETER, res);
         return e;
+    }
     if (!d.paths) {
         /* Run again, silently, to learn the failing field's path. */
         bitsift_result again;
@@ -1225,5 +1228,8 @@ bitsift_error bitsift_decode(const bitsift_schema *s, const void *packet, size_t
             return BITSIFT_OK;
         flags |= SCHEMA_DECODE_INTERPRETER;
     }
-    return schema_decode(s, packet, size, flags, v, res);
+    bitsift_error e = schema_decode(s, packet, size, flags, v, res);
+    if (v)
+        SCHEMA_PLANT(PLANT_VISITOR, res);
+    return e;
 }

@@ -410,4 +410,22 @@ static inline bool schema_decode_args_ok(const bitsift_schema *s, const void *pa
     return false;
 }
 
+/*
+ * The planted disagreement: a build with -DBITSIFT_PLANT_DISAGREEMENT
+ * makes one of the four decoding paths -- the visitor, the tree, the
+ * validation program, the op interpreter, named by the environment
+ * variable BITSIFT_PLANTED_PATH (visitor, tree, program, interpreter) --
+ * report one bit more for about one valid packet in 61 (those of
+ * 17 mod 61 bits), so that fuzz/planted-disagreement.test can show that
+ * the differential harnesses catch a disagreement between them. Nothing
+ * of it exists in a normal build.
+ */
+enum schema_plant_path { PLANT_VISITOR = 1, PLANT_TREE, PLANT_PROGRAM, PLANT_INTERPRETER };
+#ifdef BITSIFT_PLANT_DISAGREEMENT
+void schema_plant(enum schema_plant_path path, bitsift_result *res);
+#define SCHEMA_PLANT(path, res) schema_plant(path, res)
+#else
+#define SCHEMA_PLANT(path, res) ((void)0)
+#endif
+
 #endif /* BITSIFT_SCHEMA_INTERNAL_H */

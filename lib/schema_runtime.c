@@ -6,6 +6,7 @@
  * knows about compiling.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "schema_internal.h"
@@ -199,3 +200,20 @@ void schema_result_init(bitsift_result *res)
     memset(&res->failure, 0, sizeof res->failure);
     res->path[0] = 0;
 }
+
+#ifdef BITSIFT_PLANT_DISAGREEMENT
+void schema_plant(enum schema_plant_path path, bitsift_result *res)
+{
+    static int planted = -1;
+    if (planted < 0) {
+        static const char *const names[] = {"", "visitor", "tree", "program", "interpreter"};
+        const char *want = getenv("BITSIFT_PLANTED_PATH");
+        planted = 0;
+        for (int i = 1; want && i < 5; i++)
+            if (strcmp(want, names[i]) == 0)
+                planted = i;
+    }
+    if ((int)path == planted && res->status == BITSIFT_OK && res->bits % 61 == 17)
+        res->bits++;
+}
+#endif

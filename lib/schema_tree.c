@@ -588,5 +588,6 @@ bitsift_error bitsift_decode_tree(const bitsift_schema *s, const void *packet, s
         res->stopped = false;
         return res->status;
     }
+    SCHEMA_PLANT(PLANT_TREE, res);
     return e;
 }

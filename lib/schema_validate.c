@@ -569,14 +569,24 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
                      bitsift_result *res)
 {
 #ifdef VP_BMI2_BUILD
-    if (s->validate->bmi2)
-        return vp_run_bmi2(s, packet, size, flags, res);
+    if (s->validate->bmi2) {
+        bool valid = vp_run_bmi2(s, packet, size, flags, res);
+        if (valid)
+            SCHEMA_PLANT(PLANT_PROGRAM, res);
+        return valid;
+    }
 #endif
-    return vp_run_portable(s, packet, size, flags, res);
+    bool valid = vp_run_portable(s, packet, size, flags, res);
+    if (valid)
+        SCHEMA_PLANT(PLANT_PROGRAM, res);
+    return valid;
 }
 
 bool schema_validate_portable(const bitsift_schema *s, const void *packet, size_t size,
                               unsigned flags, bitsift_result *res)
 {
-    return vp_run_portable(s, packet, size, flags, res);
+    bool valid = vp_run_portable(s, packet, size, flags, res);
+    if (valid)
+        SCHEMA_PLANT(PLANT_PROGRAM, res);
+    return valid;
 }
