@@ -1477,6 +1477,8 @@ static bool compile_protocol(struct compiler *c, const struct token *kw, bool *h
         char text[BITSIFT_SCHEMA_MAX_NAME + 24];
         snprintf(text, sizeof text, "%s/%llu", s->name, (unsigned long long)version);
         s->framing.protocol_id = bitsift_hash_name(text, 0);
+        s->has_version = true;
+        s->version = (uint32_t)version;
     }
     return true;
 }

@@ -47,7 +47,7 @@ static void text_header(struct decode_run *d, const struct input_packet *p,
     out_u64(o, p->size);
     out_str(o, ": ");
     if (schema) {
-        out_str(o, bitsift_schema_name(schema));
+        record_text_protocol(o, schema);
         if (res->packet_name) {
             out_char(o, ' ');
             out_str(o, res->packet_name);

@@ -390,17 +390,100 @@ static void record_error(struct encode_run *e, const char *message)
             message);
 }
 
-static int find_schema(struct encode_run *e, json_t *record)
+/* ------------------------------------------------------------------ */
+/* Which schema a record is written with                                */
+/* ------------------------------------------------------------------ */
+
+/* What a record says about its protocol; a key it lacks constrains nothing. */
+struct protocol_keys {
+    const char *name;
+    int has_id, has_version;
+    uint32_t id, version;
+};
+
+/* Read "protocol", "protocol_id" ("0x..." as decode prints it, or a
+ * number) and "version"; NULL, or what is wrong with them. */
+static const char *protocol_keys(json_t *record, struct protocol_keys *k)
 {
-    struct cli *c = e->cli;
-    json_t *protocol = json_object_get(record, "protocol");
-    if (!protocol)
-        return c->schema_count == 1 ? 0 : -1;
-    if (!json_is_string(protocol))
+    memset(k, 0, sizeof *k);
+    json_t *name = json_object_get(record, "protocol");
+    json_t *id = json_object_get(record, "protocol_id");
+    json_t *version = json_object_get(record, "version");
+    if (name && !json_is_string(name))
+        return "\"protocol\" must be a string";
+    k->name = json_string_value(name);
+    if (id) {
+        const char *text = json_string_value(id);
+        char *end = NULL;
+        unsigned long long v = 0;
+        errno = 0;
+        if (text && (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) && text[2])
+            v = strtoull(text + 2, &end, 16);
+        else if (json_is_integer(id) && json_integer_value(id) >= 0)
+            v = (unsigned long long)json_integer_value(id), end = (char *)"";
+        if (!end || *end || errno || v > UINT32_MAX)
+            return "\"protocol_id\" must be a 32-bit id such as \"0x1a2b3c4d\"";
+        k->has_id = 1;
+        k->id = (uint32_t)v;
+    }
+    if (version) {
+        if (!json_is_integer(version) || json_integer_value(version) < 0 ||
+            json_integer_value(version) > UINT32_MAX)
+            return "\"version\" must be an integer 0..4294967295";
+        k->has_version = 1;
+        k->version = (uint32_t)json_integer_value(version);
+    }
+    return NULL;
+}
+
+static int schema_fits(const bitsift_schema *s, const struct protocol_keys *k)
+{
+    uint32_t version;
+    if (k->name && strcmp(bitsift_schema_name(s), k->name) != 0)
+        return 0;
+    if (k->has_id && bitsift_schema_protocol_id(s) != k->id)
+        return 0;
+    if (k->has_version && (!bitsift_schema_version(s, &version) || version != k->version))
+        return 0;
+    return 1;
+}
+
+/*
+ * The schema whose name, id and version agree with every one of these
+ * keys the record has: exactly one must. Two versions of one protocol
+ * share the name, so a record that names only the protocol is ambiguous
+ * and refused rather than sealed with one version's id (which would make
+ * its CRC valid for the wrong protocol). Returns the schema's index, or -1
+ * with the reason in `why`.
+ */
+static int choose_schema(const struct cli *c, json_t *record, char *why, size_t size)
+{
+    struct protocol_keys k;
+    const char *bad = protocol_keys(record, &k);
+    if (bad) {
+        snprintf(why, size, "%s", bad);
         return -1;
+    }
+    int found = -1;
+    size_t fits = 0;
     for (size_t i = 0; i < c->schema_count; i++)
-        if (strcmp(bitsift_schema_name(c->schemas[i]), json_string_value(protocol)) == 0)
-            return (int)i;
+        if (schema_fits(c->schemas[i], &k) && fits++ == 0)
+            found = (int)i;
+    if (fits == 1)
+        return found;
+    char wanted[128];
+    int n = snprintf(wanted, sizeof wanted, "protocol \"%.64s\"", k.name ? k.name : "(any)");
+    if (k.has_id)
+        n += snprintf(wanted + n, sizeof wanted - (size_t)n, ", id 0x%08x", (unsigned)k.id);
+    if (k.has_version)
+        snprintf(wanted + n, sizeof wanted - (size_t)n, ", version %u", (unsigned)k.version);
+    if (fits == 0)
+        snprintf(why, size, "no schema given with -s matches %s", wanted);
+    else
+        snprintf(why, size,
+                 "%zu schemas given with -s match %s: the record must say which with "
+                 "\"protocol_id\" (or \"version\")",
+                 fits, wanted);
     return -1;
 }
 
@@ -498,13 +581,14 @@ static void encode_record(struct encode_run *e, const char *line, size_t size)
         json_decref(record);
         return;
     }
-    int si = find_schema(e, record);
+    char no_schema[256];
+    int si = choose_schema(c, record, no_schema, sizeof no_schema);
     json_t *type = json_object_get(record, "type");
     json_t *fields = json_object_get(record, "fields");
     const char *problem = NULL;
     int type_index = -1;
     if (si < 0)
-        problem = "no schema for this record's \"protocol\"";
+        problem = no_schema;
     else if (!json_is_string(type))
         problem = "record has no \"type\"";
     else if ((type_index = bitsift_schema_packet_index(c->schemas[si], json_string_value(type))) <

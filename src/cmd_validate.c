@@ -30,12 +30,19 @@ struct validate_run {
     uint64_t shown; /* failures printed (--max-errors) */
 };
 
-static void text_failure(struct out *o, const struct input_packet *p, const bitsift_result *res)
+/* With several schemas the line names the protocol the packet was read
+ * with (two versions of one protocol share the name, not the id). */
+static void text_failure(struct out *o, const struct input_packet *p,
+                         const bitsift_schema *several, const bitsift_result *res)
 {
     out_str(o, p->source);
     out_str(o, ":packet ");
     out_u64(o, p->index);
     out_str(o, ": ");
+    if (several) {
+        record_text_protocol(o, several);
+        out_str(o, ": ");
+    }
     record_text_failure(o, res);
 }
 
@@ -68,19 +75,20 @@ static int on_packet(void *ctx, const struct input_packet *p)
         if (v->junit)
             junit_packet(v->junit, NULL);
     } else {
+        const bitsift_schema *several = c->schema_count > 1 ? schema : NULL;
         error_tally_invalid(&v->tally, res.status);
         if (!c->max_errors || v->shown < c->max_errors) {
             v->shown++;
             if (c->format == FORMAT_JSON) {
                 json_failure(&v->out, p, schema, &res);
             } else {
-                text_failure(&v->out, p, &res);
+                text_failure(&v->out, p, several, &res);
                 out_char(&v->out, '\n');
             }
         }
         if (v->junit) {
             v->line.len = 0;
-            text_failure(&v->line, p, &res);
+            text_failure(&v->line, p, several, &res);
             out_char(&v->line, '\0');
             junit_packet(v->junit, v->line.buf ? v->line.buf : "");
         }

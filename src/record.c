@@ -216,11 +216,38 @@ void record_no_protocol(bitsift_result *res)
     res->failure.why = "no schema's protocol id gives this packet a valid CRC";
 }
 
-void record_json_protocol(struct out *o, const bitsift_schema *schema, const bitsift_result *res)
+void record_text_protocol(struct out *o, const bitsift_schema *schema)
+{
+    uint32_t version;
+    out_str(o, bitsift_schema_name(schema));
+    if (bitsift_schema_version(schema, &version)) {
+        out_char(o, '/');
+        out_u64(o, version);
+    }
+    out_str(o, " [0x");
+    out_hex_u64(o, bitsift_schema_protocol_id(schema), 8);
+    out_char(o, ']');
+}
+
+void record_json_protocol_id(struct out *o, const bitsift_schema *schema)
 {
     const char *name = bitsift_schema_name(schema);
-    out_str(o, ",\"protocol\":");
+    uint32_t version;
+    out_str(o, "\"protocol\":");
     out_json_string(o, name, strlen(name));
+    out_str(o, ",\"protocol_id\":\"0x");
+    out_hex_u64(o, bitsift_schema_protocol_id(schema), 8);
+    out_char(o, '"');
+    if (bitsift_schema_version(schema, &version)) {
+        out_str(o, ",\"version\":");
+        out_u64(o, version);
+    }
+}
+
+void record_json_protocol(struct out *o, const bitsift_schema *schema, const bitsift_result *res)
+{
+    out_char(o, ',');
+    record_json_protocol_id(o, schema);
     if (res->packet_name) {
         out_str(o, ",\"type\":");
         out_json_string(o, res->packet_name, strlen(res->packet_name));
