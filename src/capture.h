@@ -27,6 +27,8 @@ typedef struct capture capture;
 
 /* One frame as libpcap returned it; `data` is valid until the next call. */
 struct capture_frame {
+    uint64_t number;  /* 1-based place in the capture, filtered frames counted
+                         (the "frame number" of Wireshark and tcpdump -#) */
     const uint8_t *data;
     uint32_t caplen;  /* bytes captured */
     uint32_t wirelen; /* bytes on the wire */
@@ -63,7 +65,9 @@ void capture_set_map_window(capture *c, size_t bytes);
 uint64_t capture_classic_records(const capture *c);
 
 /* Compile a BPF filter (tcpdump syntax) for this capture's link type and
- * apply it to every later frame. Returns 0, or -1 with a message. */
+ * apply it to every later frame. Returns 0, or -1 with a message. The
+ * filter runs here, not in libpcap, so that the frames it drops still
+ * count in the frame numbers. */
 int capture_set_filter(capture *c, const char *expression, char error[CAPTURE_ERROR_SIZE]);
 
 /* Every frame from here on, in order, to `frame_fn` (`frame` is valid
@@ -77,6 +81,9 @@ int capture_set_filter(capture *c, const char *expression, char error[CAPTURE_ER
  * packet. */
 typedef int (*capture_frame_fn)(void *ctx, const struct capture_frame *frame);
 int capture_each(capture *c, capture_frame_fn frame_fn, void *ctx, char error[CAPTURE_ERROR_SIZE]);
+
+/* Frames read so far, filtered or not: the number of the last one. */
+uint64_t capture_frames_read(const capture *c);
 
 /* The link type as a LINKTYPE_ value (enum decap_link when supported), and
  * its libpcap name ("EN10MB", "LINUX_SLL2", ...). */

@@ -117,14 +117,13 @@ struct capture_walk {
     struct walk *w;
     const char *source;
     int link;
-    uint64_t index; /* frames read so far */
 };
 
 static int capture_frame(void *ctx, const struct capture_frame *frame)
 {
     struct capture_walk *cw = ctx;
     struct walk *w = cw->w;
-    uint64_t index = ++cw->index;
+    uint64_t index = frame->number; /* the frame's place in the capture */
     w->counts->frames++;
     struct decap_result d;
     if (decap_frame(cw->link, frame->data, frame->caplen, frame->wirelen, &d) != DECAP_UDP) {
@@ -165,9 +164,9 @@ static void read_capture(struct walk *w, const char *source, capture *c)
         end(w, source);
         return;
     }
-    struct capture_walk cw = {w, source, link, 0};
+    struct capture_walk cw = {w, source, link};
     if (!w->stopped && capture_each(c, capture_frame, &cw, error) < 0)
-        problem(w, source, cw.index + 1, error);
+        problem(w, source, capture_frames_read(c) + 1, error);
     end(w, source);
 }
 
