@@ -17,6 +17,7 @@
 #define EXIT_VALID   0 /* all packets valid, command done */
 #define EXIT_INVALID 1 /* some packet invalid (validate), some record not encoded (encode) */
 #define EXIT_TROUBLE 2 /* usage, schema, input or output error */
+#define EXIT_EMPTY   3 /* validate checked no packet at all (unless --allow-empty) */
 
 #define CLI_MAX_SCHEMAS 64
 
@@ -35,6 +36,7 @@ struct cli {
     int strict;           /* --strict: no data after the packet's end */
     const char *junit;    /* --junit FILE */
     uint64_t max_errors;  /* --max-errors, 0 = no limit */
+    int allow_empty;      /* --allow-empty: validate of no packet exits 0 */
     const char *output;   /* encode -o */
     const char *pcap_out; /* encode -w */
     const char *src;      /* encode --src ADDR:PORT */

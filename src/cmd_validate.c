@@ -6,7 +6,9 @@
  *     input:packet N: field.path @bit B: reason (expected ..., got ...)
  *
  * then a summary. Exit 0 when every packet is valid, 1 when one is not, 2
- * when an input, the schema or the command line could not be used. With
+ * when an input, the schema or the command line could not be used, 3 when
+ * there was no packet to check (unless --allow-empty): a CI job whose
+ * filter matches nothing must not pass. With
  * -F json: one NDJSON record per failure and a summary record. --junit
  * FILE also writes a JUnit report (one test case per input).
  *
@@ -217,5 +219,12 @@ int cmd_validate(struct cli *c)
     }
     if (failed || cli_had_trouble(c, &counts))
         return EXIT_TROUBLE;
+    if (v.tally.packets == 0 && !c->allow_empty) {
+        cli_error("no packet was checked in %llu input%s%s: exit status %d (--allow-empty "
+                  "accepts this)",
+                  (unsigned long long)counts.inputs, counts.inputs == 1 ? "" : "s",
+                  options.filter ? " (no frame matched the filter)" : "", EXIT_EMPTY);
+        return EXIT_EMPTY;
+    }
     return v.tally.invalid ? EXIT_INVALID : EXIT_VALID;
 }

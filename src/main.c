@@ -21,6 +21,7 @@ enum {
     OPT_SRC,
     OPT_DST,
     OPT_STRICT,
+    OPT_ALLOW_EMPTY,
     OPT_HELP = 'h',
     OPT_VERSION = 'V'
 };
@@ -28,7 +29,8 @@ enum {
 struct command {
     const char *name;
     int (*run)(struct cli *c);
-    /* short letters; J = --junit, M = --max-errors, A = --src/--dst, S = --strict */
+    /* short letters; J = --junit, M = --max-errors, A = --src/--dst, S = --strict,
+     * E = --allow-empty */
     const char *options;
     const char *usage;   /* arguments after the options */
     const char *summary;
@@ -38,8 +40,8 @@ struct command {
 static const struct command commands[] = {
     {"decode", cmd_decode, "sfpFcqS", "INPUT...", "print each packet's fields (text or NDJSON)", 1},
     {"dump", cmd_dump, "sfpcqS", "INPUT...", "bit-level annotated hex dump of each packet", 1},
-    {"validate", cmd_validate, "sfpFcqSJM", "INPUT...",
-     "check every packet; exit 0 when all are valid, 1 when not", 1},
+    {"validate", cmd_validate, "sfpFcqSJME", "INPUT...",
+     "check every packet; exit 0 when all are valid, 1 when not, 3 when none", 1},
     {"encode", cmd_encode, "sowqA", "[NDJSON...]",
      "write packets from NDJSON records (as decode prints them)", 0},
     {"stats", cmd_stats, "sfpFcqS", "INPUT...",
@@ -62,6 +64,7 @@ static const struct option long_options[] = {
     {"src", required_argument, NULL, OPT_SRC},
     {"dst", required_argument, NULL, OPT_DST},
     {"strict", no_argument, NULL, OPT_STRICT},
+    {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -88,11 +91,13 @@ static void help(void)
            "  -f, --filter EXPR     BPF filter for captures (tcpdump syntax)\n"
            "  -p, --port N          only UDP port N (same as -f 'udp port N')\n"
            "  -F, --format FORMAT   text (default) or json (NDJSON, one object a line)\n"
-           "  -c, --count N         stop after N packets\n"
+           "  -c, --count N         stop after N packets (0, the default: all)\n"
            "  -q, --quiet           decode: header lines only; others: no notes\n"
            "      --strict          reject data after the end of a packet\n"
            "      --junit FILE      validate: also write a JUnit XML report\n"
-           "      --max-errors N    validate: print at most N failures\n"
+           "      --max-errors N    validate: print at most N failures (0, the default:\n"
+           "                        all); every failure is still counted\n"
+           "      --allow-empty     validate: exit 0, not 3, when no packet was checked\n"
            "  -o, --output PATH     encode: raw packet files into directory PATH, or\n"
            "                        one packet into file PATH\n"
            "  -w, --write FILE      encode: a pcap with Ethernet/IPv4/UDP headers\n"
@@ -105,7 +110,9 @@ static void help(void)
            "sorted), or - for standard input.\n"
            "\n"
            "Exit status: 0 when all is well, 1 when a packet is invalid (validate) or a\n"
-           "record cannot be encoded (encode), 2 on a usage, schema, input or output error.\n"
+           "record cannot be encoded (encode), 2 on a usage, schema, input or output error,\n"
+           "3 when validate found no packet to check (a filter matched nothing, an empty\n"
+           "directory) and --allow-empty was not given.\n"
            "\n"
            "Examples:\n"
            "  %s decode examples/sample.pcap\n"
@@ -158,7 +165,8 @@ static void command_help(const struct command *cmd)
             int match = lo->val == *o || (*o == 'J' && lo->val == OPT_JUNIT) ||
                         (*o == 'M' && lo->val == OPT_MAX_ERRORS) ||
                         (*o == 'A' && (lo->val == OPT_SRC || lo->val == OPT_DST)) ||
-                        (*o == 'S' && lo->val == OPT_STRICT);
+                        (*o == 'S' && lo->val == OPT_STRICT) ||
+                        (*o == 'E' && lo->val == OPT_ALLOW_EMPTY);
             if (match)
                 printf(" --%s", lo->name);
         }
@@ -169,7 +177,8 @@ static void command_help(const struct command *cmd)
 static int allowed(const struct command *cmd, int opt)
 {
     int letter = opt == OPT_JUNIT ? 'J' : opt == OPT_MAX_ERRORS ? 'M' :
-                 opt == OPT_SRC || opt == OPT_DST ? 'A' : opt == OPT_STRICT ? 'S' : opt;
+                 opt == OPT_SRC || opt == OPT_DST ? 'A' : opt == OPT_STRICT ? 'S' :
+                 opt == OPT_ALLOW_EMPTY ? 'E' : opt;
     return strchr(cmd->options, letter) != NULL;
 }
 
@@ -278,6 +287,9 @@ int main(int argc, char **argv)
             break;
         case OPT_STRICT:
             c.strict = 1;
+            break;
+        case OPT_ALLOW_EMPTY:
+            c.allow_empty = 1;
             break;
         }
     }
