@@ -9,6 +9,7 @@
  * a capture of any size is decoded without building value trees.
  */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "fields.h"
@@ -87,6 +88,18 @@ static void json_record(struct decode_run *d, const struct input_packet *p,
     out_str(o, "}\n");
 }
 
+/* Whether frame numbers need their input's name: several inputs, or a
+ * directory, which may hold several captures (whose frame numbers would
+ * collide) and whose files are known only as it is walked. */
+static int inputs_need_names(const struct cli *c)
+{
+    if (c->input_count > 1)
+        return 1;
+    struct stat st;
+    return c->input_count == 1 && strcmp(c->inputs[0], "-") != 0 && stat(c->inputs[0], &st) == 0 &&
+           S_ISDIR(st.st_mode);
+}
+
 static int on_packet(void *ctx, const struct input_packet *p)
 {
     struct decode_run *d = ctx;
@@ -136,8 +149,7 @@ int cmd_decode(struct cli *c)
     out_init(&d.out, stdout);
     c->stdout_buffer = &d.out;
     out_init_memory(&d.scratch);
-    /* Several inputs (or a directory of captures): name the source. */
-    d.several_inputs = c->input_count > 1;
+    d.several_inputs = inputs_need_names(c);
     struct input_options options;
     cli_input_options(c, &options);
     struct input_handler h = {
