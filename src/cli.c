@@ -45,24 +45,73 @@ const char *cli_default_schema(void)
     return path;
 }
 
+/* Standard input as schema text: at most BITSIFT_SCHEMA_MAX_TEXT bytes,
+ * one more read to tell a larger one. */
+static bitsift_schema *compile_stdin(bitsift_schema_error *err)
+{
+    size_t cap = BITSIFT_SCHEMA_MAX_TEXT + 1, n = 0;
+    char *text = malloc(cap);
+    if (!text) {
+        snprintf(err->message, sizeof err->message, "<stdin>: out of memory");
+        return NULL;
+    }
+    size_t got;
+    while (n < cap && (got = fread(text + n, 1, cap - n, stdin)) > 0)
+        n += got;
+    bitsift_schema *s = NULL;
+    if (ferror(stdin))
+        snprintf(err->message, sizeof err->message, "<stdin>: read error");
+    else if (n > BITSIFT_SCHEMA_MAX_TEXT)
+        snprintf(err->message, sizeof err->message, "<stdin>: schema larger than 1 MiB");
+    else
+        s = bitsift_schema_compile(text, n, "<stdin>", err);
+    free(text);
+    return s;
+}
+
+bitsift_schema *cli_load_schema(const char *path)
+{
+    bitsift_schema_error err;
+    memset(&err, 0, sizeof err);
+    bitsift_schema *s = strcmp(path, "-") == 0 ? compile_stdin(&err)
+                                               : bitsift_schema_load_file(path, &err);
+    if (!s) {
+        if (err.message[0])
+            cli_error("%s", err.message);
+        else
+            cli_error("%s: cannot load schema", path);
+    }
+    return s;
+}
+
+/* Standard input can be read once: a -s - schema cannot share it with
+ * another -s - or with the packets or records. */
+static int stdin_taken_twice(const struct cli *c)
+{
+    size_t schemas = 0, others = 0;
+    for (size_t i = 0; i < c->schema_path_count; i++)
+        schemas += strcmp(c->schema_paths[i], "-") == 0;
+    for (size_t i = 0; i < c->input_count; i++)
+        others += strcmp(c->inputs[i], "-") == 0;
+    if (c->input_count == 0 && strcmp(c->command, "encode") == 0)
+        others++; /* encode reads its records from stdin by default */
+    return schemas && schemas + others > 1;
+}
+
 int cli_load_schemas(struct cli *c)
 {
     if (c->schema_path_count == 0) {
         c->schema_paths[0] = cli_default_schema();
         c->schema_path_count = 1;
     }
+    if (stdin_taken_twice(c)) {
+        cli_error("standard input can hold a schema (-s -) or the input, not both");
+        return -1;
+    }
     for (size_t i = 0; i < c->schema_path_count; i++) {
-        bitsift_schema_error err;
-        memset(&err, 0, sizeof err);
-        bitsift_schema *s = bitsift_schema_load_file(c->schema_paths[i], &err);
-        if (!s) {
-            fflush(stdout);
-            if (err.message[0])
-                fprintf(stderr, "%s\n", err.message);
-            else
-                cli_error("%s: cannot load schema", c->schema_paths[i]);
+        bitsift_schema *s = cli_load_schema(c->schema_paths[i]);
+        if (!s)
             return -1;
-        }
         c->schemas[c->schema_count++] = s;
     }
     return 0;

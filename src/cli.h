@@ -63,6 +63,10 @@ void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* Load every -s schema, or the bundled default (shooter.bss) when there is
  * none. Prints compiler-style messages and returns -1 on failure. */
 int cli_load_schemas(struct cli *c);
+/* Compile one schema file, "-" being standard input (named "<stdin>" in
+ * messages). On failure prints "bitsift: file:line:column: message" and
+ * returns NULL. */
+bitsift_schema *cli_load_schema(const char *path);
 void cli_free(struct cli *c);
 /* Path of the bundled default schema (first existing of $BITSIFT_SCHEMA_DIR,
  * the installed data directory, the source tree). */

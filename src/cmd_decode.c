@@ -129,7 +129,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
     } else {
         text_header(d, p, schema, &res);
         out_bytes(&d->out, d->scratch.buf, d->scratch.len);
-        if (res.status != BITSIFT_OK) {
+        if (res.status != BITSIFT_OK && !c->quiet) { /* -q: header lines only */
             out_str(&d->out, "  !! ");
             record_text_failure(&d->out, &res);
             out_char(&d->out, '\n');

@@ -84,18 +84,20 @@ static int index_paths(const bitsift_schema *s, struct schema_paths *p)
     return 0;
 }
 
-static int field_type_at(const bitsift_schema *s, const struct schema_paths *p, unsigned type,
-                         const char *path)
+static int field_info_at(const bitsift_schema *s, const struct schema_paths *p, unsigned type,
+                         const char *path, bitsift_field_info *info)
 {
     struct path_entry key = {type, path, 0};
     const struct path_entry *e =
         bsearch(&key, p->entries, p->count, sizeof *p->entries, compare_entries);
-    if (!e)
-        return -1;
+    return e && bitsift_schema_field_info(s, e->id, info) ? 0 : -1;
+}
+
+static int field_type_at(const bitsift_schema *s, const struct schema_paths *p, unsigned type,
+                         const char *path)
+{
     bitsift_field_info info;
-    if (!bitsift_schema_field_info(s, e->id, &info))
-        return -1;
-    return (int)info.type;
+    return field_info_at(s, p, type, path, &info) == 0 ? (int)info.type : -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -251,6 +253,25 @@ static int string_value(struct build *b, int type, const char *text, size_t size
         v->data = (const uint8_t *)text;
         v->size = size;
         return 0;
+    case BITSIFT_FIELD_BITS:
+    case BITSIFT_FIELD_BOOL:
+    case BITSIFT_FIELD_UINT8:
+    case BITSIFT_FIELD_UINT16:
+    case BITSIFT_FIELD_UINT32:
+    case BITSIFT_FIELD_UINT64:
+    case BITSIFT_FIELD_INT:
+    case BITSIFT_FIELD_INT_RELATIVE:
+    case BITSIFT_FIELD_OBJECT_INDEX:
+    case BITSIFT_FIELD_SEQUENCE_RELATIVE:
+    case BITSIFT_FIELD_ACK_RELATIVE:
+        /* A real (1e5, 3.0) is not an integer: through a double it would
+         * round above 2^53, and decode never prints an integer that way. */
+        if (strpbrk(text, ".eE")) {
+            char what[96];
+            snprintf(what, sizeof what, "an integer field takes an integer, not %.40s", text);
+            return fail_build(b, what);
+        }
+        break;
     default:
         break;
     }
@@ -487,6 +508,73 @@ static int choose_schema(const struct cli *c, json_t *record, char *why, size_t 
     return -1;
 }
 
+/* ------------------------------------------------------------------ */
+/* Why a record could not be encoded                                    */
+/* ------------------------------------------------------------------ */
+
+/* "players[1].id" -> "players[].id", the path bitsift_field_info gives. */
+static void schema_path(const char *path, char *out, size_t size)
+{
+    size_t o = 0;
+    for (const char *p = path; *p && o + 1 < size; p++) {
+        out[o++] = *p;
+        if (*p == '[')
+            while (p[1] >= '0' && p[1] <= '9')
+                p++;
+    }
+    out[o] = '\0';
+}
+
+static void put_number(char *buf, size_t size, uint64_t v, int is_signed)
+{
+    if (is_signed)
+        snprintf(buf, size, "%lld", (long long)(int64_t)v);
+    else
+        snprintf(buf, size, "%llu", (unsigned long long)v);
+}
+
+/*
+ * The encoder's failure, worded for the record: the field's path, the
+ * bit, the reason, and the numbers compared as the field reads them, so
+ * that an int below its range shows -7 (not 2^64 - 7) beside the range.
+ * A reason without numbers (a missing field) shows none.
+ */
+static void failure_message(const bitsift_schema *s, const struct schema_paths *paths,
+                            unsigned type, const bitsift_result *res, char *buf, size_t size)
+{
+    const bitsift_failure *f = &res->failure;
+    if (f->kind != BITSIFT_E_VALUE) {
+        char reason[BITSIFT_PATH_MAX + 256];
+        bitsift_failure_format(f, reason, sizeof reason);
+        snprintf(buf, size, "cannot encode: %s", reason);
+        return;
+    }
+    const char *path = res->path[0] ? res->path : "fields";
+    const char *why = f->why ? f->why : bitsift_error_string(f->kind);
+    char key[BITSIFT_PATH_MAX];
+    bitsift_field_info info;
+    schema_path(res->path, key, sizeof key);
+    int known = res->path[0] && field_info_at(s, paths, type, key, &info) == 0;
+    /* Signed fields, and a negative value given to an unsigned field of
+     * fewer than 64 bits (only uint64 and bits(64) hold values >= 2^63). */
+    int wide = known && (info.type == BITSIFT_FIELD_UINT64 ||
+                         (info.type == BITSIFT_FIELD_BITS && info.width == 64));
+    int is_signed = (known && (info.type == BITSIFT_FIELD_INT ||
+                               info.type == BITSIFT_FIELD_ENUM || info.min < 0)) ||
+                    (f->got > INT64_MAX && !wide);
+    char expected[32], got[32], numbers[128] = "";
+    put_number(expected, sizeof expected, f->expected, is_signed);
+    put_number(got, sizeof got, f->got, is_signed);
+    if (known && (info.type == BITSIFT_FIELD_INT || info.type == BITSIFT_FIELD_ENUM) &&
+        strstr(why, "range"))
+        snprintf(numbers, sizeof numbers, " (range %lld..%lld, got %s)", (long long)info.min,
+                 (long long)info.max, got);
+    else if (f->expected || f->got)
+        snprintf(numbers, sizeof numbers, " (expected %s, got %s)", expected, got);
+    snprintf(buf, size, "cannot encode %s (bit %llu): %s%s", path, (unsigned long long)f->bit,
+             why, numbers);
+}
+
 static int write_packet(struct encode_run *e, json_t *record, size_t size)
 {
     struct cli *c = e->cli;
@@ -625,10 +713,8 @@ static void encode_record(struct encode_run *e, const char *line, size_t size)
     bitsift_result res;
     if (bitsift_encode(b.schema, b.tree, e->packet, PACKET_CAPACITY, &packet_size, &res) !=
         BITSIFT_OK) {
-        char message[BITSIFT_PATH_MAX + 300];
-        char reason[BITSIFT_PATH_MAX + 256];
-        bitsift_failure_format(&res.failure, reason, sizeof reason);
-        snprintf(message, sizeof message, "cannot encode: %s", reason);
+        char message[BITSIFT_PATH_MAX + 400];
+        failure_message(b.schema, b.paths, b.type, &res, message, sizeof message);
         record_error(e, message);
         e->failed++;
         json_decref(record);

@@ -134,6 +134,17 @@ static void version(void)
            PACKAGE_VERSION, bitsift_version_string(), bitsift_crc32_implementation());
 }
 
+/* After --help or --version: the text must have reached standard output
+ * (a full disk, a closed pipe), else say so and exit 2. */
+static int stdout_status(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return EXIT_VALID;
+    fprintf(stderr, "%s: write error on standard output: %s\n", cli_program,
+            strerror(errno ? errno : EIO));
+    return EXIT_TROUBLE;
+}
+
 static int usage_error(const char *command, const char *message, const char *arg)
 {
     fprintf(stderr, "%s%s%s: %s%s%s\n", cli_program, command ? " " : "", command ? command : "",
@@ -191,11 +202,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         help();
-        return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_VALID : EXIT_TROUBLE;
+        return stdout_status();
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         version();
-        return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_VALID : EXIT_TROUBLE;
+        return stdout_status();
     }
     const struct command *cmd = NULL;
     for (size_t i = 0; i < COMMAND_COUNT; i++)
@@ -227,11 +238,11 @@ int main(int argc, char **argv)
             return usage_error(cmd->name, "option needs an argument:", argv[optind - 1]);
         if (opt == OPT_HELP) {
             command_help(cmd);
-            return EXIT_VALID;
+            return stdout_status();
         }
         if (opt == OPT_VERSION) {
             version();
-            return EXIT_VALID;
+            return stdout_status();
         }
         if (!allowed(cmd, opt))
             return usage_error(cmd->name, "option not valid for this command:", option_name);
@@ -299,9 +310,7 @@ int main(int argc, char **argv)
         return usage_error(cmd->name, "no input given", NULL);
     int status = cmd->run(&c);
     cli_free(&c);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error on standard output\n", cli_program);
+    if (stdout_status() != EXIT_VALID)
         status = EXIT_TROUBLE;
-    }
     return status;
 }
