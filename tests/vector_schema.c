@@ -374,7 +374,7 @@ static int cmd_pcap(const json_t *v, const char *path)
  * jansson hands back its exact text. NULL when out of memory. */
 static char *quote_numbers(const char *text, size_t size)
 {
-    char *out = malloc(size * 2 + 1);
+    char *out = malloc(size * 3 + 1); /* "1" becomes "\"1\"" */
     if (!out)
         return NULL;
     size_t o = 0;
