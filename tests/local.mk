@@ -16,8 +16,9 @@ EXTRA_DIST += tests/replay-handmade.sh tests/replay-hostile.sh tests/replay-self
 # The same vectors through the schema path: tests/vector-schema writes a
 # schema of each vector's ops, bitsift decode -F json reads its bytes, and
 # the tool checks the record (tests/replay-schema.sh; a TAP SKIP without
-# $VECTORS_DIR).
-EXTRA_DIST += tests/replay-schema.sh
+# $VECTORS_DIR), and the hand-made tests/vectors; its self-test runs it
+# over tests/vectors-wrong.
+EXTRA_DIST += tests/replay-schema.sh tests/replay-schema-handmade.sh tests/replay-schema-selftest.sh
 
 if HAVE_JANSSON
 check_PROGRAMS += tests/replay-vectors
@@ -30,7 +31,7 @@ check_PROGRAMS += tests/vector-schema
 tests_vector_schema_SOURCES = tests/vector_schema.c
 tests_vector_schema_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_vector_schema_LDADD = $(JANSSON_LIBS)
-TESTS += tests/replay-schema.sh
+TESTS += tests/replay-schema.sh tests/replay-schema-handmade.sh tests/replay-schema-selftest.sh
 endif
 
 # --- Unit tests (cmocka, TAP through CMOCKA_MESSAGE_OUTPUT) --------------

@@ -28,6 +28,10 @@
  *                       vector's float32 (the *_bits fields)
  *   string S -> string(S)    int_relative P -> int_relative(P)
  *   align -> align;          check -> check(0x12345678);
+ * and the ops the library adds in hand-made vectors (tests/vectors):
+ *   object_index P M -> object_index(P, M)
+ *   sequence_relative P -> sequence_relative(P)
+ *   ack_relative S -> ack_relative(S)    check "name" -> check("name")
  *
  * Framed packets (kind packet and packet_corrupt) get their protocol id,
  * CRC and end check, and num_types packet types T0..T<n-1> of which the
@@ -170,6 +174,11 @@ static bool print_statement(FILE *out, const json_t *op, size_t index)
     }
     if (strcmp(name, "check") == 0) {
         uint64_t value;
+        const char *hashed = json_string_value(json_object_get(op, "name"));
+        if (hashed && !strpbrk(hashed, "\"\\\n")) {
+            fprintf(out, "    check(\"%s\");\n", hashed);
+            return true;
+        }
         if (!hex_u64(json_object_get(op, "value"), &value) || value > UINT32_MAX)
             return false;
         fprintf(out, "    check(0x%08" PRIx64 ");\n", value);
@@ -203,10 +212,19 @@ static bool print_statement(FILE *out, const json_t *op, size_t index)
         if (!number_text(json_object_get(op, "bufsize"), a, sizeof a))
             return false;
         fprintf(out, "string(%s)", a);
-    } else if (strcmp(name, "int_relative") == 0) {
+    } else if (strcmp(name, "int_relative") == 0 || strcmp(name, "sequence_relative") == 0) {
         if (!number_text(json_object_get(op, "prev"), a, sizeof a))
             return false;
-        fprintf(out, "int_relative(%s)", a);
+        fprintf(out, "%s(%s)", name, a);
+    } else if (strcmp(name, "object_index") == 0) {
+        if (!number_text(json_object_get(op, "prev"), a, sizeof a) ||
+            !number_text(json_object_get(op, "max_objects"), b, sizeof b))
+            return false;
+        fprintf(out, "object_index(%s, %s)", a, b);
+    } else if (strcmp(name, "ack_relative") == 0) {
+        if (!number_text(json_object_get(op, "sequence"), a, sizeof a))
+            return false;
+        fprintf(out, "ack_relative(%s)", a);
     } else {
         return false;
     }
