@@ -15,6 +15,7 @@
  * write) and counted. Exit 0 when every other record was written, 1 when
  * one could not be encoded, 2 on unreadable input or unwritable output.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -438,7 +439,8 @@ static const char *protocol_keys(json_t *record, struct protocol_keys *k)
         char *end = NULL;
         unsigned long long v = 0;
         errno = 0;
-        if (text && (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) && text[2])
+        if (text && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') &&
+            isxdigit((unsigned char)text[2]))
             v = strtoull(text + 2, &end, 16);
         else if (json_is_integer(id) && json_integer_value(id) >= 0)
             v = (unsigned long long)json_integer_value(id), end = (char *)"";
