@@ -372,7 +372,7 @@ struct capture_writer {
     pcap_dumper_t *dumper;
 };
 
-capture_writer *capture_writer_open(const char *path, char error[CAPTURE_ERROR_SIZE])
+capture_writer *capture_writer_open(FILE *fp, char error[CAPTURE_ERROR_SIZE])
 {
     capture_writer *w = calloc(1, sizeof *w);
     if (!w) {
@@ -386,7 +386,7 @@ capture_writer *capture_writer_open(const char *path, char error[CAPTURE_ERROR_S
         free(w);
         return NULL;
     }
-    w->dumper = pcap_dump_open(w->dead, path);
+    w->dumper = pcap_dump_fopen(w->dead, fp);
     if (!w->dumper) {
         snprintf(error, CAPTURE_ERROR_SIZE, "%s", pcap_geterr(w->dead));
         pcap_close(w->dead);
@@ -399,6 +399,8 @@ capture_writer *capture_writer_open(const char *path, char error[CAPTURE_ERROR_S
 int capture_writer_write(capture_writer *w, int64_t sec, uint32_t nsec, const uint8_t *frame,
                          size_t size)
 {
+    if (sec < CAPTURE_WRITER_FIRST_SECOND || sec > CAPTURE_WRITER_LAST_SECOND)
+        return -1;
     struct pcap_pkthdr header;
     memset(&header, 0, sizeof header);
     header.ts.tv_sec = (time_t)sec;

@@ -100,10 +100,17 @@ void capture_close(capture *c);
 typedef void (*capture_udp_fn)(void *ctx, uint64_t frame_number, const struct decap_result *udp);
 long capture_for_each_udp(const void *data, size_t size, capture_udp_fn udp, void *ctx);
 
-/* Write a classic pcap of Ethernet frames with microsecond timestamps
- * ("-" is standard output). */
+/* Write a classic pcap of Ethernet frames with microsecond timestamps to
+ * an open stream, which the writer then owns (capture_writer_close closes
+ * it). The seconds a classic pcap holds are 32 bits, which libpcap reads
+ * as signed and other readers as unsigned: CAPTURE_WRITER_FIRST_SECOND to
+ * CAPTURE_WRITER_LAST_SECOND (1970-01-01T00:00:00Z to
+ * 2038-01-19T03:14:07Z) mean the same to all of them, and
+ * capture_writer_write refuses (-1) any other. */
+#define CAPTURE_WRITER_FIRST_SECOND 0
+#define CAPTURE_WRITER_LAST_SECOND  INT32_MAX
 typedef struct capture_writer capture_writer;
-capture_writer *capture_writer_open(const char *path, char error[CAPTURE_ERROR_SIZE]);
+capture_writer *capture_writer_open(FILE *fp, char error[CAPTURE_ERROR_SIZE]);
 int capture_writer_write(capture_writer *w, int64_t sec, uint32_t nsec, const uint8_t *frame,
                          size_t size);
 /* Flush and close; -1 when a write failed. NULL is fine. */

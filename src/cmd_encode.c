@@ -14,10 +14,22 @@
  * Records with "valid": false are skipped (there is no complete packet to
  * write) and counted. Exit 0 when every other record was written, 1 when
  * one could not be encoded, 2 on unreadable input or unwritable output.
+ *
+ * Outputs appear only when the run exits 0 (output_file.h): -w FILE and
+ * -o FILE are written beside their target and renamed over it, -o DIR
+ * into a temporary directory inside it whose files are moved in at the
+ * end; a run that fails leaves every existing file as it was. An output
+ * that is one of the inputs is refused.
+ *
+ * Memory per record is bounded while it is read: a line is read up to
+ * MAX_LINE bytes and the rest of a longer one skipped, and jansson parses
+ * it within a budget proportional to its size (json_budget below).
  */
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +39,11 @@
 #include "cli.h"
 #include "encap.h"
 #include "out.h"
+#include "output_file.h"
 
 #define MAX_LINE         (64u << 20) /* bytes of one NDJSON record */
 #define PACKET_CAPACITY  (4u << 20)
+#define LINE_BLOCK       (64u << 10) /* bytes read from an input at a time */
 
 /* (packet type, schema path) -> field id, sorted for bsearch. */
 struct path_entry {
@@ -52,6 +66,8 @@ struct encode_run {
     capture_writer *pcap;
     FILE *single;     /* -o FILE or -o - */
     const char *dir;  /* -o DIR */
+    struct output_file file;   /* -w FILE, -o FILE: the temporary beside it */
+    struct output_dir staging; /* -o DIR: the temporary directory in it */
     struct decap_address default_src, default_dst;
     int64_t last_sec;
     uint32_t last_nsec;
@@ -167,6 +183,74 @@ static char *protect_numbers(const char *line, size_t size, size_t *out_size)
     out[o] = '\0';
     *out_size = o;
     return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* jansson's memory, within a budget per record                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * jansson builds a tree of values that costs many times the text: the
+ * records decode prints take 7 to 14 times their size, an array of small
+ * numbers about 25 times ("0," becomes a 24-byte json_t, its malloc
+ * overhead and a slot in the array). A record may make jansson hold
+ * JSON_BUDGET_BASE + JSON_BUDGET_FACTOR times its size; past that the
+ * allocation fails, the parse stops and the record is refused. The base
+ * covers any record decode prints for a UDP datagram (at most ~3 MB of
+ * JSON); what does not fit is a record built to exhaust memory.
+ */
+#define JSON_BUDGET_BASE   (16u << 20)
+#define JSON_BUDGET_FACTOR 8
+
+union json_block {
+    size_t size;
+    max_align_t align; /* what jansson stores after it stays aligned */
+};
+
+static struct {
+    size_t in_use, limit;
+    int exceeded;
+} json_budget = {0, SIZE_MAX, 0};
+
+static void *json_budget_malloc(size_t size)
+{
+    if (size > json_budget.limit - json_budget.in_use ||
+        json_budget.limit - json_budget.in_use - size < sizeof(union json_block)) {
+        json_budget.exceeded = 1;
+        return NULL;
+    }
+    union json_block *b = malloc(sizeof *b + size);
+    if (!b)
+        return NULL;
+    b->size = sizeof *b + size;
+    json_budget.in_use += b->size;
+    return b + 1;
+}
+
+static void json_budget_free(void *p)
+{
+    if (!p)
+        return;
+    union json_block *b = (union json_block *)p - 1;
+    json_budget.in_use -= b->size;
+    free(b);
+}
+
+/* Count jansson's memory from here on (before any JSON value exists). */
+static void json_budget_install(void)
+{
+    json_set_alloc_funcs(json_budget_malloc, json_budget_free);
+}
+
+/* The budget of a record of `size` bytes, from now. */
+static void json_budget_start(size_t size)
+{
+    size_t allowed = size > (SIZE_MAX - JSON_BUDGET_BASE) / JSON_BUDGET_FACTOR
+                         ? SIZE_MAX
+                         : JSON_BUDGET_BASE + JSON_BUDGET_FACTOR * size;
+    json_budget.limit = allowed > SIZE_MAX - json_budget.in_use ? SIZE_MAX
+                                                                : json_budget.in_use + allowed;
+    json_budget.exceeded = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -577,6 +661,30 @@ static void failure_message(const bitsift_schema *s, const struct schema_paths *
              why, numbers);
 }
 
+/* -o DIR: the packet as packet-NNNNNN.bin (the record's number) in the
+ * temporary directory, moved into DIR when the run succeeds. */
+static int write_packet_file(struct encode_run *e, size_t size)
+{
+    char name[64];
+    snprintf(name, sizeof name, "packet-%06llu.bin", (unsigned long long)e->records);
+    char *path = output_dir_path(&e->staging, name);
+    if (!path) {
+        cli_error("%s/%s: cannot write: %s", e->dir, name, strerror(errno));
+        e->trouble = 1;
+        return -1;
+    }
+    FILE *fp = fopen(path, "wb");
+    int failed = !fp || fwrite(e->packet, 1, size, fp) != size;
+    if (fp && fclose(fp) != 0)
+        failed = 1;
+    if (failed) {
+        cli_error("%s/%s: cannot write: %s", e->dir, name, strerror(errno));
+        e->trouble = 1;
+    }
+    free(path);
+    return failed ? -1 : 0;
+}
+
 static int write_packet(struct encode_run *e, json_t *record, size_t size)
 {
     struct cli *c = e->cli;
@@ -602,6 +710,11 @@ static int write_packet(struct encode_run *e, json_t *record, size_t size)
             record_error(e, "bad \"time\" (RFC 3339 expected)");
             return -1;
         }
+        if (sec < CAPTURE_WRITER_FIRST_SECOND || sec > CAPTURE_WRITER_LAST_SECOND) {
+            record_error(e, "\"time\" outside what a classic pcap holds (1970-01-01T00:00:00Z "
+                            "to 2038-01-19T03:14:07Z)");
+            return -1;
+        }
         e->last_sec = sec;
         e->last_nsec = nsec;
         size_t n = encap_udp_frame(e->frame, &src, &dst, (uint16_t)e->written, e->packet, size);
@@ -610,7 +723,10 @@ static int write_packet(struct encode_run *e, json_t *record, size_t size)
                                                      : "packet too large for a UDP datagram");
             return -1;
         }
-        capture_writer_write(e->pcap, sec, nsec, e->frame, n);
+        if (capture_writer_write(e->pcap, sec, nsec, e->frame, n) != 0) {
+            record_error(e, "cannot write the frame");
+            return -1;
+        }
         return 0;
     }
     if (e->single) {
@@ -625,16 +741,7 @@ static int write_packet(struct encode_run *e, json_t *record, size_t size)
         }
         return 0;
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/packet-%06llu.bin", e->dir,
-             (unsigned long long)e->records);
-    FILE *fp = fopen(path, "wb");
-    if (!fp || fwrite(e->packet, 1, size, fp) != size || fclose(fp) != 0) {
-        cli_error("%s: cannot write: %s", path, strerror(errno));
-        e->trouble = 1;
-        return -1;
-    }
-    return 0;
+    return write_packet_file(e, size);
 }
 
 static void encode_record(struct encode_run *e, const char *line, size_t size)
@@ -649,8 +756,18 @@ static void encode_record(struct encode_run *e, const char *line, size_t size)
         return;
     }
     json_error_t jerr;
+    json_budget_start(size);
     json_t *record = json_loadb(safe, safe_size, 0, &jerr);
     free(safe);
+    if (!record && json_budget.exceeded) {
+        char message[160];
+        snprintf(message, sizeof message,
+                 "record of %zu bytes needs more than %zu MiB to parse (its limit)", size,
+                 ((size_t)JSON_BUDGET_BASE + JSON_BUDGET_FACTOR * size) >> 20);
+        record_error(e, message);
+        e->trouble = 1;
+        return;
+    }
     if (!record || !json_is_object(record)) {
         char message[300];
         snprintf(message, sizeof message, "not a JSON object: %s",
@@ -729,34 +846,131 @@ static void encode_record(struct encode_run *e, const char *line, size_t size)
     json_decref(record);
 }
 
+/* ------------------------------------------------------------------ */
+/* Reading lines with the limit applied while reading                   */
+/* ------------------------------------------------------------------ */
+
+/* An input read a block at a time; a line is gathered in `line` up to
+ * MAX_LINE bytes, never more. */
+struct line_reader {
+    FILE *fp;
+    char *block;
+    size_t pos, end;
+    char *line;
+    size_t len, cap;
+};
+
+/* Append [p, p+n) to the line, growing it to at most MAX_LINE bytes:
+ * -1 when the line would pass the limit, -2 without memory. */
+static int line_append(struct line_reader *r, const char *p, size_t n)
+{
+    if (n > MAX_LINE - r->len)
+        return -1;
+    if (r->len + n > r->cap) {
+        size_t cap = r->cap ? r->cap : 4096;
+        while (cap < r->len + n)
+            cap *= 2;
+        if (cap > MAX_LINE)
+            cap = MAX_LINE;
+        char *bigger = realloc(r->line, cap);
+        if (!bigger)
+            return -2;
+        r->line = bigger;
+        r->cap = cap;
+    }
+    memcpy(r->line + r->len, p, n);
+    r->len += n;
+    return 0;
+}
+
+enum line_status { LINE_OK, LINE_END, LINE_TOO_LONG, LINE_NO_MEMORY, LINE_READ_ERROR };
+
+/* The next line, without its newline, in r->line / r->len. A line longer
+ * than MAX_LINE is read to its end without being kept: LINE_TOO_LONG. */
+static enum line_status next_line(struct line_reader *r)
+{
+    r->len = 0;
+    int dropping = 0, no_memory = 0, any = 0;
+    for (;;) {
+        if (r->pos == r->end) {
+            r->pos = 0;
+            r->end = fread(r->block, 1, LINE_BLOCK, r->fp);
+            if (r->end == 0) {
+                if (ferror(r->fp))
+                    return LINE_READ_ERROR;
+                if (!any)
+                    return LINE_END;
+                break; /* a last line without a newline */
+            }
+        }
+        any = 1;
+        const char *start = r->block + r->pos;
+        size_t avail = r->end - r->pos;
+        const char *newline = memchr(start, '\n', avail);
+        size_t n = newline ? (size_t)(newline - start) : avail;
+        if (!dropping) {
+            int k = line_append(r, start, n);
+            if (k < 0) {
+                dropping = 1;
+                no_memory = k == -2;
+            }
+        }
+        r->pos += n + (newline != NULL);
+        if (newline)
+            break;
+    }
+    if (dropping)
+        return no_memory ? LINE_NO_MEMORY : LINE_TOO_LONG;
+    return LINE_OK;
+}
+
 static void read_records(struct encode_run *e, FILE *fp, const char *source)
 {
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    struct line_reader r = {.fp = fp, .block = malloc(LINE_BLOCK)};
     e->source = source;
     e->line = 0;
-    while ((n = getline(&line, &cap, fp)) >= 0) {
+    if (!r.block) {
+        cli_error("%s: out of memory", source);
+        e->trouble = 1;
+        return;
+    }
+    enum line_status status;
+    while ((status = next_line(&r)) != LINE_END && status != LINE_READ_ERROR) {
         e->line++;
-        if ((size_t)n > MAX_LINE) {
-            record_error(e, "record longer than the 64 MiB limit");
+        if (status != LINE_OK) {
+            record_error(e, status == LINE_TOO_LONG ? "record longer than the 64 MiB limit"
+                                                    : "out of memory for this record");
             e->trouble = 1;
             continue;
         }
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        size_t n = r.len;
+        while (n > 0 && (r.line[n - 1] == '\r' || r.line[n - 1] == '\n'))
             n--;
         size_t start = 0;
-        while (start < (size_t)n && (line[start] == ' ' || line[start] == '\t'))
+        while (start < n && (r.line[start] == ' ' || r.line[start] == '\t'))
             start++;
-        if (start == (size_t)n)
+        if (start == n)
             continue; /* blank line */
-        encode_record(e, line + start, (size_t)n - start);
+        encode_record(e, r.line + start, n - start);
     }
-    if (ferror(fp)) {
+    if (status == LINE_READ_ERROR) {
         cli_error("%s: read error: %s", source, strerror(errno));
         e->trouble = 1;
     }
-    free(line);
+    free(r.line);
+    free(r.block);
+}
+
+/* An output that is one of the inputs would be read while it is replaced. */
+static int output_is_an_input(const struct cli *c, const char *output)
+{
+    for (size_t i = 0; i < c->input_count; i++) {
+        if (strcmp(c->inputs[i], "-") != 0 && output_is_same_file(output, c->inputs[i])) {
+            cli_error("encode: the output %s is the input %s: refused", output, c->inputs[i]);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static int open_outputs(struct encode_run *e)
@@ -771,33 +985,83 @@ static int open_outputs(struct encode_run *e)
         cli_error("encode: -o and -w cannot be used together");
         return -1;
     }
-    if (c->pcap_out) {
-        e->pcap = capture_writer_open(c->pcap_out, error);
-        if (!e->pcap) {
-            cli_error("%s: %s", c->pcap_out, error);
+    const char *target = c->pcap_out ? c->pcap_out : c->output;
+    int to_stdout = strcmp(target, "-") == 0;
+    struct stat st;
+    if (!to_stdout && output_is_an_input(c, target))
+        return -1;
+    if (!c->pcap_out && !to_stdout && stat(target, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (output_dir_open(&e->staging, target) != 0) {
+            cli_error("%s: cannot write in this directory: %s", target, strerror(errno));
             return -1;
         }
+        e->dir = target;
         return 0;
     }
-    struct stat st;
-    if (strcmp(c->output, "-") == 0) {
-        e->single = stdout;
-    } else if (stat(c->output, &st) == 0 && S_ISDIR(st.st_mode)) {
-        e->dir = c->output;
-    } else {
-        e->single = fopen(c->output, "wb");
-        if (!e->single) {
-            cli_error("%s: cannot write: %s", c->output, strerror(errno));
+    FILE *fp = stdout;
+    if (!to_stdout) {
+        if (output_file_open(&e->file, target) != 0) {
+            cli_error("%s: cannot write: %s", target, strerror(errno));
             return -1;
         }
+        fp = e->file.fp;
     }
+    if (!c->pcap_out) {
+        e->single = fp;
+        return 0;
+    }
+    e->pcap = capture_writer_open(fp, error);
+    if (!e->pcap) {
+        cli_error("%s: %s", target, error);
+        return -1;
+    }
+    e->file.fp = NULL; /* the writer owns the stream now */
     return 0;
+}
+
+/* End the outputs: put them in place when the run succeeded (exit 0),
+ * else remove what was written. Returns the exit status. */
+static int close_outputs(struct encode_run *e, int status)
+{
+    struct cli *c = e->cli;
+    if (e->pcap && capture_writer_close(e->pcap) != 0) {
+        cli_error("%s: write error", c->pcap_out);
+        status = EXIT_TROUBLE;
+    }
+    e->pcap = NULL;
+    if (e->single == stdout && fflush(stdout) != 0) {
+        cli_error("write error on standard output: %s", strerror(errno));
+        status = EXIT_TROUBLE;
+    }
+    e->single = NULL;
+    if (e->file.temp) {
+        const char *target = c->pcap_out ? c->pcap_out : c->output;
+        if (status != EXIT_VALID) {
+            output_file_discard(&e->file);
+        } else if (output_file_commit(&e->file) != 0) {
+            cli_error("%s: cannot write: %s", target, strerror(errno));
+            status = EXIT_TROUBLE;
+        }
+    }
+    if (e->staging.stage) {
+        char *failed_name = NULL;
+        if (status != EXIT_VALID) {
+            output_dir_discard(&e->staging);
+        } else if (output_dir_commit(&e->staging, &failed_name) != 0) {
+            cli_error("%s/%s: cannot move into place: %s", e->dir,
+                      failed_name ? failed_name : "", strerror(errno));
+            status = EXIT_TROUBLE;
+        }
+        free(failed_name);
+    }
+    return status;
 }
 
 int cmd_encode(struct cli *c)
 {
     if (cli_load_schemas(c) != 0)
         return EXIT_TROUBLE;
+    json_budget_install();
     struct encode_run e;
     memset(&e, 0, sizeof e);
     e.cli = c;
@@ -842,28 +1106,24 @@ int cmd_encode(struct cli *c)
             fclose(fp);
         }
     }
-    if (e.pcap && capture_writer_close(e.pcap) != 0) {
-        cli_error("%s: write error", c->pcap_out);
-        e.trouble = 1;
-    }
-    e.pcap = NULL;
-    if (e.single && e.single != stdout && fclose(e.single) != 0) {
-        cli_error("%s: write error: %s", c->output, strerror(errno));
-        e.trouble = 1;
-    }
-    e.single = NULL;
-    if (!c->quiet && (e.skipped || e.failed)) {
+    const char *target = c->pcap_out ? c->pcap_out : c->output;
+    int staged = e.file.temp || e.staging.stage; /* not standard output */
+    status = close_outputs(&e, e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID);
+    if (staged && status != EXIT_VALID) {
+        fflush(stdout);
+        fprintf(stderr,
+                "%s: %llu packets encoded, %llu invalid records skipped, %llu failed: %s left as "
+                "it was (written only when every record is)\n",
+                cli_program, (unsigned long long)e.written, (unsigned long long)e.skipped,
+                (unsigned long long)e.failed, target);
+    } else if (!c->quiet && (e.skipped || e.failed)) {
         fflush(stdout);
         fprintf(stderr, "%s: %llu packets written, %llu invalid records skipped, %llu failed\n",
                 cli_program, (unsigned long long)e.written, (unsigned long long)e.skipped,
                 (unsigned long long)e.failed);
     }
-    status = e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID;
 done:
-    if (e.pcap)
-        capture_writer_close(e.pcap);
-    if (e.single && e.single != stdout)
-        fclose(e.single);
+    close_outputs(&e, EXIT_TROUBLE); /* after an early failure: remove what was made */
     for (size_t i = 0; e.paths && i < c->schema_count; i++)
         free(e.paths[i].entries);
     for (size_t i = 0; e.trees && i < c->schema_count; i++)
