@@ -1,8 +1,9 @@
 /*
  * cli.c -- the parts every subcommand shares: loading the schemas (or the
- * bundled default), choosing a packet's protocol, and reporting problems
- * with the inputs on stderr.
+ * bundled default), choosing a packet's protocol, reporting problems with
+ * the inputs on stderr, and stopping cleanly on a signal.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +14,101 @@
 
 const char *cli_program = "bitsift";
 
+/* ---- runs of one repeated problem ---------------------------------------- */
+
+/* The problem printed last, and the repeats of it held back since. */
+static struct {
+    char *source, *message;
+    uint64_t first, last; /* frame numbers of the repeats held back */
+    uint64_t count;       /* how many */
+} repeat;
+
+/* Print the repeats held back, if any, in one line. */
+static void flush_repeats(void)
+{
+    if (repeat.count) {
+        fflush(stdout);
+        if (repeat.first)
+            fprintf(stderr, "%s: %s:packets %llu-%llu: %s (repeated %llu times)\n", cli_program,
+                    repeat.source, (unsigned long long)repeat.first,
+                    (unsigned long long)repeat.last, repeat.message,
+                    (unsigned long long)repeat.count);
+        else
+            fprintf(stderr, "%s: %s: %s (repeated %llu times)\n", cli_program, repeat.source,
+                    repeat.message, (unsigned long long)repeat.count);
+    }
+    repeat.count = 0;
+}
+
+static void forget_repeats(void)
+{
+    flush_repeats();
+    free(repeat.source);
+    free(repeat.message);
+    repeat.source = repeat.message = NULL;
+}
+
+/* Whether this problem repeats the last one printed (and is held back). */
+static int held_back(const char *source, uint64_t index, const char *message)
+{
+    if (!repeat.source || strcmp(repeat.source, source) != 0 ||
+        strcmp(repeat.message, message) != 0)
+        return 0;
+    if (!repeat.count)
+        repeat.first = index;
+    repeat.last = index;
+    repeat.count++;
+    return 1;
+}
+
+/* Remember the problem just printed (without memory: nothing is held back). */
+static void remember(const char *source, const char *message)
+{
+    forget_repeats();
+    repeat.source = strdup(source);
+    repeat.message = strdup(message);
+    if (!repeat.source || !repeat.message)
+        forget_repeats();
+}
+
+/* ---- signals ----------------------------------------------------------------- */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int signal_number)
+{
+    interrupted = signal_number;
+}
+
+void cli_catch_interrupts(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction old, sa;
+        /* A signal the shell ignores (SIGINT for a background job) stays so. */
+        if (sigaction(signals[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        /* No SA_RESTART: a read blocked on a FIFO returns (EINTR) and the
+         * run can stop; SA_RESETHAND: a second signal kills. */
+        sa.sa_flags = SA_RESETHAND;
+        sigaction(signals[i], &sa, NULL);
+    }
+}
+
+int cli_interrupted(void)
+{
+    return interrupted;
+}
+
+/* ---- messages ---------------------------------------------------------------- */
+
 void cli_error(const char *format, ...)
 {
     va_list ap;
+    flush_repeats();
     fflush(stdout);
     fprintf(stderr, "%s: ", cli_program);
     va_start(ap, format);
@@ -150,24 +243,62 @@ void cli_input_options(struct cli *c, struct input_options *options)
         c->bpf = strdup(c->filter);
     }
     options->filter = c->bpf;
+    options->before_blocking = cli_flush_output;
+    options->note = cli_report_note;
+    options->ctx = c;
+    options->stop = &interrupted;
 }
 
 void cli_report_problem(void *ctx, const char *source, uint64_t index, const char *message)
 {
     struct cli *c = ctx;
     c->trouble = 1;
+    if (held_back(source, index, message))
+        return;
     if (c->stdout_buffer)
         out_flush(c->stdout_buffer);
+    flush_repeats();
     fflush(stdout);
     if (index)
         fprintf(stderr, "%s: %s:packet %llu: %s\n", cli_program, source,
                 (unsigned long long)index, message);
     else
         fprintf(stderr, "%s: %s: %s\n", cli_program, source, message);
+    remember(source, message);
+}
+
+void cli_flush_output(void *ctx)
+{
+    struct cli *c = ctx;
+    if (c->stdout_buffer)
+        out_flush(c->stdout_buffer);
+    flush_repeats();
+    fflush(stdout);
+}
+
+void cli_report_note(void *ctx, const char *source, const char *message)
+{
+    struct cli *c = ctx;
+    if (c->quiet)
+        return;
+    cli_flush_output(c);
+    fprintf(stderr, "%s: %s: %s\n", cli_program, source, message);
 }
 
 void cli_report_counts(struct cli *c, const struct input_counts *n)
 {
+    forget_repeats();
+    if (interrupted) {
+        cli_error("interrupted by %s: the output covers what was read before",
+                  interrupted == SIGINT    ? "SIGINT"
+                  : interrupted == SIGTERM ? "SIGTERM"
+                                           : "SIGHUP");
+        c->trouble = 1;
+    }
+    if (out_memory_failures) {
+        cli_error("out of memory: some output is incomplete");
+        c->trouble = 1;
+    }
     uint64_t skipped = n->not_ip + n->not_udp;
     if (c->quiet || skipped == 0)
         return;
@@ -179,5 +310,6 @@ void cli_report_counts(struct cli *c, const struct input_counts *n)
 
 int cli_had_trouble(const struct cli *c, const struct input_counts *n)
 {
-    return c->trouble || n->errors || n->fragments || n->snapped || n->malformed;
+    return c->trouble || interrupted || out_memory_failures || n->errors || n->fragments ||
+           n->snapped || n->malformed;
 }

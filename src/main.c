@@ -308,6 +308,7 @@ int main(int argc, char **argv)
     c.input_count = (size_t)(argc - optind);
     if (cmd->inputs && c.input_count == 0)
         return usage_error(cmd->name, "no input given", NULL);
+    cli_catch_interrupts();
     int status = cmd->run(&c);
     cli_free(&c);
     if (stdout_status() != EXIT_VALID)

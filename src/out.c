@@ -13,13 +13,18 @@
  * capture makes one write(2) per few hundred packets. */
 #define OUT_BUFFER (256 * 1024)
 
+unsigned long out_memory_failures;
+
 void out_init(struct out *o, FILE *fp)
 {
     o->fp = fp;
     o->buf = malloc(OUT_BUFFER);
     o->cap = o->buf ? OUT_BUFFER : 0;
     o->len = 0;
+    o->limit = 0;
     o->failed = o->buf == NULL;
+    if (!o->buf)
+        out_memory_failures++;
 }
 
 /* Hand the buffered text to the stream (no fflush). */
@@ -50,14 +55,21 @@ int out_finish(struct out *o)
     return o->failed ? -1 : 0;
 }
 
-/* A memory buffer (fp NULL) grows; it is bounded by what the caller puts in. */
+/* A memory buffer (fp NULL) grows, up to its limit if it has one. */
 static int out_grow(struct out *o, size_t size)
 {
+    size_t limit = o->limit ? o->limit : SIZE_MAX;
+    if (size > limit - o->len) {
+        o->failed = 1;
+        return -1;
+    }
     size_t cap = o->cap ? o->cap : 256;
     while (cap - o->len < size)
-        cap *= 2;
+        cap = cap > limit / 2 ? limit : cap * 2;
     char *b = realloc(o->buf, cap);
     if (!b) {
+        if (!o->failed && !o->limit)
+            out_memory_failures++; /* a limited buffer's caller copes */
         o->failed = 1;
         return -1;
     }
@@ -71,7 +83,14 @@ void out_init_memory(struct out *o)
     o->fp = NULL;
     o->buf = NULL;
     o->cap = o->len = 0;
+    o->limit = 0;
     o->failed = 0;
+}
+
+void out_init_memory_limited(struct out *o, size_t limit)
+{
+    out_init_memory(o);
+    o->limit = limit;
 }
 
 void out_bytes_slow(struct out *o, const void *data, size_t size)

@@ -80,9 +80,9 @@ mkdir "$work/dir"
 cp "$packet" "$work/dir/a.bin"
 mkfifo "$work/dir/b.fifo"
 cp "$packet" "$work/dir/c.bin"
-timeout 20 "$bitsift" decode -q $schema "$work/dir" >"$work/out" 2>"$work/err"
+timeout 20 "$bitsift" decode $schema "$work/dir" >"$work/out" 2>"$work/err"
 status=$?
-[ "$status" = 0 ] && [ "$(wc -l <"$work/out")" = 2 ]
+[ "$status" = 0 ] && [ "$(grep -c '[ac]\.bin length' "$work/out")" = 2 ]
 report $? "a FIFO inside a directory is skipped, the run goes on (exit $status)"
 found 'b.fifo: skipped: not a regular file' "$work/err"
 report $? "with a note"
