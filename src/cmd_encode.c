@@ -934,8 +934,9 @@ static void read_records(struct encode_run *e, FILE *fp, const char *source)
         e->trouble = 1;
         return;
     }
-    enum line_status status;
-    while ((status = next_line(&r)) != LINE_END && status != LINE_READ_ERROR) {
+    enum line_status status = LINE_OK;
+    while (!cli_interrupted() && (status = next_line(&r)) != LINE_END &&
+           status != LINE_READ_ERROR) {
         e->line++;
         if (status != LINE_OK) {
             record_error(e, status == LINE_TOO_LONG ? "record longer than the 64 MiB limit"
@@ -953,7 +954,7 @@ static void read_records(struct encode_run *e, FILE *fp, const char *source)
             continue; /* blank line */
         encode_record(e, r.line + start, n - start);
     }
-    if (status == LINE_READ_ERROR) {
+    if (status == LINE_READ_ERROR && !cli_interrupted()) {
         cli_error("%s: read error: %s", source, strerror(errno));
         e->trouble = 1;
     }
@@ -1091,20 +1092,25 @@ int cmd_encode(struct cli *c)
     if (c->input_count == 0) {
         read_records(&e, stdin, "<stdin>");
     } else {
-        for (size_t i = 0; i < c->input_count; i++) {
+        for (size_t i = 0; i < c->input_count && !cli_interrupted(); i++) {
             if (strcmp(c->inputs[i], "-") == 0) {
                 read_records(&e, stdin, "<stdin>");
                 continue;
             }
             FILE *fp = fopen(c->inputs[i], "r");
             if (!fp) {
-                cli_error("%s: cannot open: %s", c->inputs[i], strerror(errno));
+                if (!cli_interrupted()) /* else a blocked open of a FIFO */
+                    cli_error("%s: cannot open: %s", c->inputs[i], strerror(errno));
                 e.trouble = 1;
                 continue;
             }
             read_records(&e, fp, c->inputs[i]);
             fclose(fp);
         }
+    }
+    if (cli_interrupted()) {
+        cli_error("interrupted: stopped at record %llu", (unsigned long long)e.records);
+        e.trouble = 1;
     }
     const char *target = c->pcap_out ? c->pcap_out : c->output;
     int staged = e.file.temp || e.staging.stage; /* not standard output */

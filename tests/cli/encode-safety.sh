@@ -95,6 +95,22 @@ expect 0 "-o DIR succeeds over old files" "$bitsift" encode $schema -o "$work/d"
     [ -z "$(leftovers "$work/d")" ] && [ -z "$(leftovers "$work/o")" ]
 report $? "successful runs put their outputs in place and leave nothing else"
 
+# A run stopped by a signal (blocked on a FIFO) leaves the output as it was.
+mkfifo "$work/o/records.fifo"
+"$bitsift" encode $schema -w "$work/o/keep.pcap" "$data/arena.ndjson" "$work/o/records.fifo" \
+    >/dev/null 2>"$work/err" &
+pid=$!
+(sleep 20 && kill -KILL $pid 2>/dev/null) >/dev/null 2>&1 &
+dog=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+status=$?
+kill $dog 2>/dev/null
+rm -f "$work/o/records.fifo"
+[ "$(cat "$work/o/keep.pcap")" = "precious capture" ] && [ "$status" = 2 ] && [ -z "$(leftovers "$work/o")" ]
+report $? "-w stopped by a signal exits 2, leaves the capture as it was and no temporary (exit $status)"
+
 # --- 2. A path that does not fit is an error ---------------------------------
 long=$work/long
 part=$(printf '%0200d' 0)
