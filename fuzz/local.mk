@@ -11,7 +11,7 @@
 #   make fuzz-seeds   regenerates the seed corpus with the encoder
 
 # Harnesses shipped to long campaigns (OSS-Fuzz, fuzz-smoke, fuzz-afl).
-FUZZ_TARGETS = fuzz_reader fuzz_packet fuzz_schema fuzz_roundtrip fuzz_capture
+FUZZ_TARGETS = fuzz_reader fuzz_packet fuzz_schema fuzz_roundtrip fuzz_capture fuzz_encode
 # Harnesses over framed packets: they also build as <target>_crc (libFuzzer
 # custom mutator that re-seals the CRC) and <target>_seal (the harness
 # computes the CRC itself).
@@ -37,25 +37,27 @@ FUZZ_PACKET_SOURCES = fuzz/packet_schemas.c
 
 # Dictionaries and libFuzzer/OSS-Fuzz options, one per target.
 FUZZ_DICTS = fuzz/fuzz_reader.dict fuzz/fuzz_packet.dict fuzz/fuzz_schema.dict \
-	fuzz/fuzz_planted.dict
+	fuzz/fuzz_planted.dict fuzz/fuzz_encode.dict
 FUZZ_OPTIONS = fuzz/fuzz_reader.options fuzz/fuzz_packet.options fuzz/fuzz_schema.options \
-	fuzz/fuzz_roundtrip.options fuzz/fuzz_capture.options fuzz/fuzz_planted.options
+	fuzz/fuzz_roundtrip.options fuzz/fuzz_capture.options fuzz/fuzz_planted.options \
+	fuzz/fuzz_encode.options
 
 FUZZ_DIST_FILES = fuzz/embed-schemas.sh fuzz/targets.sh fuzz/smoke.sh fuzz/planted.test fuzz/afl.sh fuzz/coverage.sh \
 	fuzz/schema-error-seeds.sh \
 	fuzz/oss-fuzz-build.sh fuzz/afl_driver.c fuzz/afl_crc_mutator.c
 EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md $(FUZZ_DICTS) $(FUZZ_OPTIONS) \
 	corpus/fuzz_reader corpus/fuzz_planted corpus/fuzz_packet corpus/fuzz_schema corpus/fuzz_roundtrip corpus/fuzz_capture \
+	corpus/fuzz_encode \
 	fuzz/regressions
 
 ## -- Replay: every harness with a plain main(), run by make check ---------
 
 check_PROGRAMS += fuzz/replay_fuzz_reader fuzz/replay_fuzz_planted \
 	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema fuzz/replay_fuzz_roundtrip \
-	fuzz/replay_fuzz_capture
+	fuzz/replay_fuzz_capture fuzz/replay_fuzz_encode
 TESTS += fuzz/replay_fuzz_reader fuzz/replay_fuzz_planted \
 	fuzz/replay_fuzz_packet fuzz/replay_fuzz_schema fuzz/replay_fuzz_roundtrip \
-	fuzz/replay_fuzz_capture
+	fuzz/replay_fuzz_capture fuzz/replay_fuzz_encode
 
 fuzz_replay_fuzz_reader_SOURCES = fuzz/fuzz_reader.c fuzz/replay_main.c
 fuzz_replay_fuzz_reader_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_reader"'
@@ -90,6 +92,18 @@ nodist_fuzz_replay_fuzz_capture_SOURCES = fuzz/bundled_schemas.c
 fuzz_replay_fuzz_capture_CPPFLAGS = $(FUZZ_CAPTURE_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_capture"'
 fuzz_replay_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 fuzz_replay_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
+
+# fuzz_encode goes through the command's NDJSON record path (jansson, and
+# libpcap for -w).
+FUZZ_ENCODE_SOURCES = fuzz/fuzz_encode.c $(FUZZ_PACKET_SOURCES) src/cmd_encode.c src/cli.c \
+	src/capture.c src/classic_pcap.c src/file_window.c src/decap.c src/encap.c src/out.c \
+	src/float_format.c src/output_file.c
+FUZZ_ENCODE_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz -I$(srcdir)/src
+fuzz_replay_fuzz_encode_SOURCES = $(FUZZ_ENCODE_SOURCES) fuzz/replay_main.c
+nodist_fuzz_replay_fuzz_encode_SOURCES = fuzz/bundled_schemas.c
+fuzz_replay_fuzz_encode_CPPFLAGS = $(FUZZ_ENCODE_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_encode"'
+fuzz_replay_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
+fuzz_replay_fuzz_encode_LDADD = lib/libbitsift.la $(PCAP_LIBS) $(JANSSON_LIBS) -lm
 
 ## -- Seed generator --------------------------------------------------------
 
@@ -126,7 +140,7 @@ FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install
 if ENABLE_FUZZING
 FUZZ_BINARIES = fuzz/fuzz_reader fuzz/fuzz_schema \
 	fuzz/fuzz_packet fuzz/fuzz_packet_crc fuzz/fuzz_packet_seal fuzz/fuzz_packet_nocrc \
-	fuzz/fuzz_packet_schema fuzz/fuzz_roundtrip fuzz/fuzz_capture \
+	fuzz/fuzz_packet_schema fuzz/fuzz_roundtrip fuzz/fuzz_capture fuzz/fuzz_encode \
 	fuzz/fuzz_planted fuzz/fuzz_planted_crc fuzz/fuzz_planted_seal
 noinst_PROGRAMS += $(FUZZ_BINARIES)
 
@@ -180,6 +194,13 @@ fuzz_fuzz_capture_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 fuzz_fuzz_capture_LDFLAGS = $(FUZZ_LINK_FLAGS)
 fuzz_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
 
+fuzz_fuzz_encode_SOURCES = $(FUZZ_ENCODE_SOURCES)
+nodist_fuzz_fuzz_encode_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_encode_CPPFLAGS = $(FUZZ_ENCODE_CPPFLAGS)
+fuzz_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
+fuzz_fuzz_encode_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_encode_LDADD = lib/libbitsift.la $(PCAP_LIBS) $(JANSSON_LIBS) -lm
+
 fuzz_fuzz_planted_SOURCES = fuzz/fuzz_planted.c
 fuzz_fuzz_planted_LDFLAGS = $(FUZZ_LINK_FLAGS)
 fuzz_fuzz_planted_LDADD = lib/libbitsift.la
@@ -211,8 +232,8 @@ endif
 FUZZ_BUILD_ENV = srcdir='$(srcdir)' builddir='$(builddir)' top_builddir='$(top_builddir)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_CRC_TARGETS='$(FUZZ_CRC_TARGETS)' \
 	LIB_SOURCES='$(lib_libbitsift_la_SOURCES)' \
-	LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS) $(PCAP_CFLAGS)' \
-	LIB_LIBS='$(LIBDEFLATE_LIBS) $(ISAL_LIBS) $(PCAP_LIBS) -lm' \
+	LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS) $(PCAP_CFLAGS) $(JANSSON_CFLAGS)' \
+	LIB_LIBS='$(LIBDEFLATE_LIBS) $(ISAL_LIBS) $(PCAP_LIBS) $(JANSSON_LIBS) -lm' \
 	FUZZ_AFL_CC='$(AFL_CC)' FUZZ_AFL_FUZZ='$(AFL_FUZZ)' CC='$(CC)' LLVM_COV='$(LLVM_COV)' GCOV='$(GCOV)'
 
 fuzz-afl:

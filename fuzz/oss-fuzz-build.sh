@@ -48,6 +48,7 @@ for t in $FUZZ_TARGETS; do
         objs="$objs $obj"
     done
     [ "$t" = fuzz_capture ] && libs="$(pkg-config --libs libpcap 2>/dev/null || echo -lpcap) -lm"
+    [ "$t" = fuzz_encode ] && libs="$(pkg-config --libs libpcap jansson 2>/dev/null || echo -lpcap -ljansson) -lm"
     # shellcheck disable=SC2086
     $CXX $CXXFLAGS $objs $lib_objs $LIB_FUZZING_ENGINE $libs -o "$OUT/$t"
 

@@ -118,6 +118,14 @@ void cli_error(const char *format, ...)
 }
 
 #define DEFAULT_SCHEMA "shooter.bss"
+/* Set by src/local.mk; builds of the fuzz harnesses that link this file
+ * never look for the bundled schema. */
+#ifndef BITSIFT_PKGDATADIR
+#define BITSIFT_PKGDATADIR ""
+#endif
+#ifndef BITSIFT_SOURCE_EXAMPLES
+#define BITSIFT_SOURCE_EXAMPLES ""
+#endif
 
 /* Where the bundled schema lives: $BITSIFT_SCHEMA_DIR (tests, relocated
  * installs), then the installed data directory, then the source tree the

@@ -38,6 +38,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "encap.h"
+#include "encode.h"
 #include "out.h"
 #include "output_file.h"
 
@@ -75,6 +76,8 @@ struct encode_run {
     int trouble;
     const char *source; /* input being read */
     uint64_t line;      /* its line number */
+    encode_packet_fn observe; /* sees each packet encoded (the fuzz harness) */
+    void *observe_ctx;
 };
 
 static int compare_entries(const void *a, const void *b)
@@ -839,6 +842,8 @@ static void encode_record(struct encode_run *e, const char *line, size_t size)
         json_decref(record);
         return;
     }
+    if (e->observe)
+        e->observe(e->observe_ctx, b.schema, e->packet, packet_size);
     if (write_packet(e, record, packet_size) == 0)
         e->written++;
     else
@@ -1058,36 +1063,82 @@ static int close_outputs(struct encode_run *e, int status)
     return status;
 }
 
+/* What every run needs besides its outputs: -1 (with a message) on failure. */
+static int encode_start(struct encode_run *e, struct cli *c)
+{
+    memset(e, 0, sizeof *e);
+    e->cli = c;
+    if (encap_parse_address(c->src ? c->src : "10.0.0.1:40000", &e->default_src) != 0 ||
+        encap_parse_address(c->dst ? c->dst : "10.0.0.2:27015", &e->default_dst) != 0) {
+        cli_error("encode: --src and --dst take ADDR:PORT (IPv6 as [ADDR]:PORT)");
+        return -1;
+    }
+    e->paths = calloc(c->schema_count, sizeof *e->paths);
+    e->trees = calloc(c->schema_count, sizeof *e->trees);
+    e->packet = malloc(PACKET_CAPACITY);
+    e->frame = malloc(ENCAP_MAX_HEADERS + ENCAP_MAX_PAYLOAD);
+    if (!e->paths || !e->trees || !e->packet || !e->frame) {
+        cli_error("out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < c->schema_count; i++) {
+        if (index_paths(c->schemas[i], &e->paths[i]) != 0 ||
+            !(e->trees[i] = bitsift_tree_create(c->schemas[i]))) {
+            cli_error("out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void encode_free(struct encode_run *e)
+{
+    for (size_t i = 0; e->paths && i < e->cli->schema_count; i++)
+        free(e->paths[i].entries);
+    for (size_t i = 0; e->trees && i < e->cli->schema_count; i++)
+        bitsift_tree_free(e->trees[i]);
+    free(e->paths);
+    free(e->trees);
+    free(e->packet);
+    free(e->frame);
+}
+
+int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
+                        encode_packet_fn observe, void *ctx)
+{
+    json_budget_install();
+    struct encode_run e;
+    int status = EXIT_TROUBLE;
+    if (encode_start(&e, c) != 0)
+        goto done;
+    e.observe = observe;
+    e.observe_ctx = ctx;
+    if (as_pcap) {
+        char error[CAPTURE_ERROR_SIZE];
+        if (!(e.pcap = capture_writer_open(out, error))) {
+            fclose(out);
+            goto done;
+        }
+    } else {
+        e.single = out;
+    }
+    read_records(&e, records, "<records>");
+    status = e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID;
+    if (e.pcap && capture_writer_close(e.pcap) != 0)
+        status = EXIT_TROUBLE;
+done:
+    encode_free(&e);
+    return status;
+}
+
 int cmd_encode(struct cli *c)
 {
     if (cli_load_schemas(c) != 0)
         return EXIT_TROUBLE;
     json_budget_install();
     struct encode_run e;
-    memset(&e, 0, sizeof e);
-    e.cli = c;
-    if (encap_parse_address(c->src ? c->src : "10.0.0.1:40000", &e.default_src) != 0 ||
-        encap_parse_address(c->dst ? c->dst : "10.0.0.2:27015", &e.default_dst) != 0) {
-        cli_error("encode: --src and --dst take ADDR:PORT (IPv6 as [ADDR]:PORT)");
-        return EXIT_TROUBLE;
-    }
-    e.paths = calloc(c->schema_count, sizeof *e.paths);
-    e.trees = calloc(c->schema_count, sizeof *e.trees);
-    e.packet = malloc(PACKET_CAPACITY);
-    e.frame = malloc(ENCAP_MAX_HEADERS + ENCAP_MAX_PAYLOAD);
     int status = EXIT_TROUBLE;
-    if (!e.paths || !e.trees || !e.packet || !e.frame) {
-        cli_error("out of memory");
-        goto done;
-    }
-    for (size_t i = 0; i < c->schema_count; i++) {
-        if (index_paths(c->schemas[i], &e.paths[i]) != 0 ||
-            !(e.trees[i] = bitsift_tree_create(c->schemas[i]))) {
-            cli_error("out of memory");
-            goto done;
-        }
-    }
-    if (open_outputs(&e) != 0)
+    if (encode_start(&e, c) != 0 || open_outputs(&e) != 0)
         goto done;
     if (c->input_count == 0) {
         read_records(&e, stdin, "<stdin>");
@@ -1130,13 +1181,6 @@ int cmd_encode(struct cli *c)
     }
 done:
     close_outputs(&e, EXIT_TROUBLE); /* after an early failure: remove what was made */
-    for (size_t i = 0; e.paths && i < c->schema_count; i++)
-        free(e.paths[i].entries);
-    for (size_t i = 0; e.trees && i < c->schema_count; i++)
-        bitsift_tree_free(e.trees[i]);
-    free(e.paths);
-    free(e.trees);
-    free(e.packet);
-    free(e.frame);
+    encode_free(&e);
     return status;
 }
