@@ -66,6 +66,7 @@ struct encode_run {
     uint8_t *frame;
     capture_writer *pcap;
     FILE *single;     /* -o FILE or -o - */
+    int stream;       /* single takes packet after packet (-o -) */
     const char *dir;  /* -o DIR */
     struct output_file file;   /* -w FILE, -o FILE: the temporary beside it */
     struct output_dir staging; /* -o DIR: the temporary directory in it */
@@ -733,7 +734,7 @@ static int write_packet(struct encode_run *e, json_t *record, size_t size)
         return 0;
     }
     if (e->single) {
-        if (e->single != stdout && e->written >= 1) {
+        if (!e->stream && e->written >= 1) {
             record_error(e, "-o FILE holds one packet; give -o a directory for several");
             return -1;
         }
@@ -1014,6 +1015,7 @@ static int open_outputs(struct encode_run *e)
     }
     if (!c->pcap_out) {
         e->single = fp;
+        e->stream = to_stdout;
         return 0;
     }
     e->pcap = capture_writer_open(fp, error);
@@ -1121,6 +1123,7 @@ int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
         }
     } else {
         e.single = out;
+        e.stream = 1;
     }
     read_records(&e, records, "<records>");
     status = e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID;
