@@ -870,6 +870,8 @@ struct line_reader {
  * -1 when the line would pass the limit, -2 without memory. */
 static int line_append(struct line_reader *r, const char *p, size_t n)
 {
+    if (n == 0)
+        return 0; /* r->line may still be NULL */
     if (n > MAX_LINE - r->len)
         return -1;
     if (r->len + n > r->cap) {
@@ -1065,16 +1067,23 @@ static int close_outputs(struct encode_run *e, int status)
     return status;
 }
 
-/* What every run needs besides its outputs: -1 (with a message) on failure. */
-static int encode_start(struct encode_run *e, struct cli *c)
+/* The default addresses: -1 (with a message) when --src or --dst is bad. */
+static int parse_default_addresses(struct encode_run *e, const struct cli *c)
 {
-    memset(e, 0, sizeof *e);
-    e->cli = c;
     if (encap_parse_address(c->src ? c->src : "10.0.0.1:40000", &e->default_src) != 0 ||
         encap_parse_address(c->dst ? c->dst : "10.0.0.2:27015", &e->default_dst) != 0) {
         cli_error("encode: --src and --dst take ADDR:PORT (IPv6 as [ADDR]:PORT)");
         return -1;
     }
+    return 0;
+}
+
+/* The buffers, path indexes and value trees of a run: -1 (with a message)
+ * without memory. */
+static int encode_start(struct encode_run *e, struct cli *c)
+{
+    memset(e, 0, sizeof *e);
+    e->cli = c;
     e->paths = calloc(c->schema_count, sizeof *e->paths);
     e->trees = calloc(c->schema_count, sizeof *e->trees);
     e->packet = malloc(PACKET_CAPACITY);
@@ -1108,29 +1117,52 @@ static void encode_free(struct encode_run *e)
 int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
                         encode_packet_fn observe, void *ctx)
 {
+    /* The buffers (a 4 MiB packet), indexes and trees are kept from one
+     * call to the next with the same cli: a fuzzer calls this thousands of
+     * times a second. */
+    static struct encode_run kept;
+    static const struct cli *kept_for;
     json_budget_install();
+    if (kept_for != c) {
+        if (kept_for)
+            encode_free(&kept);
+        kept_for = NULL;
+        if (encode_start(&kept, c) != 0) {
+            encode_free(&kept);
+            if (as_pcap)
+                fclose(out);
+            return EXIT_TROUBLE;
+        }
+        kept_for = c;
+    }
     struct encode_run e;
-    int status = EXIT_TROUBLE;
-    if (encode_start(&e, c) != 0)
-        goto done;
+    memset(&e, 0, sizeof e);
+    e.cli = c;
+    e.paths = kept.paths;
+    e.trees = kept.trees;
+    e.packet = kept.packet;
+    e.frame = kept.frame;
     e.observe = observe;
     e.observe_ctx = ctx;
+    if (parse_default_addresses(&e, c) != 0) {
+        if (as_pcap)
+            fclose(out);
+        return EXIT_TROUBLE;
+    }
     if (as_pcap) {
         char error[CAPTURE_ERROR_SIZE];
         if (!(e.pcap = capture_writer_open(out, error))) {
             fclose(out);
-            goto done;
+            return EXIT_TROUBLE;
         }
     } else {
         e.single = out;
         e.stream = 1;
     }
     read_records(&e, records, "<records>");
-    status = e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID;
+    int status = e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID;
     if (e.pcap && capture_writer_close(e.pcap) != 0)
         status = EXIT_TROUBLE;
-done:
-    encode_free(&e);
     return status;
 }
 
@@ -1141,7 +1173,7 @@ int cmd_encode(struct cli *c)
     json_budget_install();
     struct encode_run e;
     int status = EXIT_TROUBLE;
-    if (encode_start(&e, c) != 0 || open_outputs(&e) != 0)
+    if (encode_start(&e, c) != 0 || parse_default_addresses(&e, c) != 0 || open_outputs(&e) != 0)
         goto done;
     if (c->input_count == 0) {
         read_records(&e, stdin, "<stdin>");
