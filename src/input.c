@@ -489,6 +489,10 @@ static void read_path(struct walk *w, const char *path, int depth)
             return;
         }
         before_blocking(w); /* named on the command line: read, as cat would */
+        /* A signal that came during the flush would not interrupt the
+         * open: look once more (a few instructions remain before it). */
+        if (interrupted(w))
+            return;
     }
     read_file(w, path);
 }

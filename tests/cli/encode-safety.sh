@@ -102,7 +102,13 @@ mkfifo "$work/o/records.fifo"
 pid=$!
 (sleep 20 && kill -KILL $pid 2>/dev/null) >/dev/null 2>&1 &
 dog=$!
-sleep 1
+i=0 # until it waits in the open of the FIFO (Linux's wchan), at most 10 s
+while [ -r "/proc/$pid/wchan" ] && [ "$(cat "/proc/$pid/wchan" 2>/dev/null)" != wait_for_partner ] &&
+    [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+[ -r "/proc/$pid/wchan" ] || sleep 1
 kill -TERM $pid
 wait $pid
 status=$?

@@ -35,6 +35,16 @@ watchdog() {
     dog=$!
 }
 peak() { sed -n 's/^peak-rss: //p' "$1"; }
+# blocked PID: until PID waits in the open of a FIFO (Linux's wchan), at
+# most 10 s; where /proc does not say, 1 s.
+blocked() {
+    [ -r "/proc/$1/wchan" ] || { sleep 1; return; }
+    i=0
+    while [ "$(cat "/proc/$1/wchan" 2>/dev/null)" != wait_for_partner ] && [ $i -lt 100 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
 # wait_for FILE: until FILE is not empty, at most 10 s.
 wait_for() {
     i=0
@@ -96,6 +106,7 @@ pid=$!
 watchdog $pid
 wait_for "$work/out"
 report $? "output is flushed before opening a FIFO named on the command line"
+blocked $pid
 kill -TERM $pid
 wait $pid
 status=$?
@@ -105,7 +116,7 @@ report $? "a TERM signal stops the blocked run with exit 2 and a message (exit $
 "$bitsift" validate --junit "$work/named.xml" $schema "$packet" "$work/named.fifo" >/dev/null 2>&1 &
 pid=$!
 watchdog $pid
-sleep 1
+blocked $pid
 kill -TERM $pid
 wait $pid
 status=$?
