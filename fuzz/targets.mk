@@ -120,6 +120,26 @@ fuzz_fuzz_capture_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(PCAP_LIBS)
 FUZZ_BINARIES += fuzz/fuzz_capture
 endif
 
+## fuzz_encode
+FUZZ_TARGETS += fuzz_encode
+EXTRA_DIST += corpus/fuzz_encode fuzz/fuzz_encode.options fuzz/fuzz_encode.dict
+check_PROGRAMS += fuzz/replay_fuzz_encode
+TESTS += fuzz/replay_fuzz_encode
+fuzz_replay_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c src/cmd_encode.c src/cli.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c src/encap.c src/out.c src/float_format.c src/output_file.c fuzz/replay_main.c
+nodist_fuzz_replay_fuzz_encode_SOURCES = fuzz/bundled_schemas.c
+fuzz_replay_fuzz_encode_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_encode"'
+fuzz_replay_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
+fuzz_replay_fuzz_encode_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(PCAP_LIBS) $(JANSSON_LIBS)
+if ENABLE_FUZZING
+fuzz_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c src/cmd_encode.c src/cli.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c src/encap.c src/out.c src/float_format.c src/output_file.c
+nodist_fuzz_fuzz_encode_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_encode_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
+fuzz_fuzz_encode_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_encode_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(PCAP_LIBS) $(JANSSON_LIBS)
+FUZZ_BINARIES += fuzz/fuzz_encode
+endif
+
 ## fuzz_planted
 FUZZ_TEST_TARGETS += fuzz_planted
 EXTRA_DIST += corpus/fuzz_planted fuzz/fuzz_planted.options fuzz/fuzz_planted.dict
@@ -146,4 +166,4 @@ endif
 
 # What the scripts that compile the harnesses themselves need of the
 # harnesses' libraries (fuzz/targets.sh: harness_cflags, harness_libs).
-FUZZ_LIBRARY_ENV = PCAP_CFLAGS='$(PCAP_CFLAGS)' PCAP_LIBS='$(PCAP_LIBS)'
+FUZZ_LIBRARY_ENV = PCAP_CFLAGS='$(PCAP_CFLAGS)' PCAP_LIBS='$(PCAP_LIBS)' JANSSON_CFLAGS='$(JANSSON_CFLAGS)' JANSSON_LIBS='$(JANSSON_LIBS)'

@@ -7,6 +7,8 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "schema_internal.h"
 
@@ -71,6 +73,25 @@ static enum field_params params_of(enum op_code code)
     return (unsigned)code < OP_CODE_COUNT ? (enum field_params)params[code] : PARAMS_NONE;
 }
 
+/* The shortest decimal that reads back as exactly this float32: %g's six
+ * digits showed 0.1000001 as 0.1, and a generator must spell the very
+ * parameters the schema compiled. */
+static const char *exact_float(float f, char text[32])
+{
+    for (int digits = 1; digits < 9; digits++) {
+        snprintf(text, 32, "%.*g", digits, (double)f);
+        if (strtof(text, NULL) != f)
+            continue;
+        /* 100 at one digit is "1e+02": print the integer digits instead. */
+        const char *e = strstr(text, "e+");
+        if (e && atoi(e + 2) < 9)
+            snprintf(text, 32, "%.*g", atoi(e + 2) + 1, (double)f);
+        return text;
+    }
+    snprintf(text, 32, "%.9g", (double)f);
+    return text;
+}
+
 int field_spelling(const bitsift_schema *s, const struct schema_op *op, char *buf, size_t size)
 {
     const char *keyword = field_keyword((enum op_code)op->code);
@@ -83,8 +104,11 @@ int field_spelling(const bitsift_schema *s, const struct schema_op *op, char *bu
         return snprintf(buf, size, "%s(%u)", keyword, op->width);
     case PARAMS_RANGE:
         return snprintf(buf, size, "%s(%" PRId64 ", %" PRId64 ")", keyword, op->min, op->max);
-    case PARAMS_CFLOAT:
-        return snprintf(buf, size, "%s(%g, %g, %g)", keyword, op->fmin, op->fmax, op->res);
+    case PARAMS_CFLOAT: {
+        char min[32], max[32], res[32];
+        return snprintf(buf, size, "%s(%s, %s, %s)", keyword, exact_float(op->fmin, min),
+                        exact_float(op->fmax, max), exact_float(op->res, res));
+    }
     case PARAMS_CHECK:
         return snprintf(buf, size, "%s(0x%08x)", keyword, op->check);
     case PARAMS_MAX_OBJECTS:

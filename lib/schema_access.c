@@ -19,6 +19,13 @@ uint32_t bitsift_schema_protocol_id(const bitsift_schema *s)
     return s->framing.protocol_id;
 }
 
+bool bitsift_schema_version(const bitsift_schema *s, uint32_t *version)
+{
+    if (s->has_version && version)
+        *version = s->version;
+    return s->has_version;
+}
+
 const bitsift_framing *bitsift_schema_framing(const bitsift_schema *s)
 {
     return &s->framing;

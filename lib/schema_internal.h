@@ -261,6 +261,8 @@ struct schema_packet {
 struct bitsift_schema {
     char *name;
     bitsift_framing framing;
+    bool has_version; /* declared with "version N" (the id hashes name/N) */
+    uint32_t version;
     struct schema_op *ops;
     uint32_t op_count;
     struct schema_field *fields;

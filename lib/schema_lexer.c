@@ -109,8 +109,10 @@ bool schema_lex(const char *text, size_t size, struct token **tokens, size_t *co
             while (i < size && is_ident_char(p[i]))
                 i++;
             t->kind = TOK_IDENT;
-        } else if (c >= '0' && c <= '9') {
-            bool is_float = false;
+        } else if ((c >= '0' && c <= '9') ||
+                   (c == '.' && i + 1 < size && p[i + 1] >= '0' && p[i + 1] <= '9')) {
+            /* ".5" is a number: no reference or member starts with a digit. */
+            bool is_float = c == '.';
             if (c == '0' && i + 1 < size && (p[i + 1] == 'x' || p[i + 1] == 'X')) {
                 i += 2;
                 while (i < size && is_ident_char(p[i]))

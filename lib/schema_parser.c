@@ -19,6 +19,7 @@
  * paths. A struct may only refer to its own earlier fields, which makes
  * each struct checkable on its own (unused structs are checked too).
  */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -634,25 +635,63 @@ static bool parse_base(struct compiler *c, struct scalar *sc, size_t stmt_start)
 
 static bool parse_scalar(struct compiler *c, struct scalar *sc, size_t stmt_start);
 
+/* Length of a real literal as written: its token, with the number after
+ * a leading '-' (the two are separate tokens). */
+static int param_text_len(const struct token *t)
+{
+    if (t->kind == TOK_MINUS && t[1].kind != TOK_EOF)
+        return (int)(t[1].text + t[1].len - t->text);
+    return (int)t->len;
+}
+
+/*
+ * compressed_float(min, max, res): the three parameters are float32 values
+ * (the literals are rounded to float once). The step count delta / res is
+ * clamped to [1, 4294967040], the largest float32 below 2^32, exactly as
+ * the reference bitpacker and bitsift_compressed_float_steps() do, so any
+ * resolution is accepted; what cannot work is refused with the limit it
+ * breaks. Values are quoted as written, so that two resolutions that
+ * differ only past the sixth digit never look the same in a message.
+ */
 static bool parse_compressed(struct compiler *c, struct scalar *sc)
 {
     double min, max, res;
-    if (!expect(c, TOK_LPAREN, "'('") || !parse_real(c, &min) || !expect(c, TOK_COMMA, "','") ||
-        !parse_real(c, &max) || !expect(c, TOK_COMMA, "','") || !parse_real(c, &res) ||
-        !expect(c, TOK_RPAREN, "')'"))
+    const struct token *at[3];
+    double *param[3] = {&min, &max, &res};
+    if (!expect(c, TOK_LPAREN, "'('"))
+        return false;
+    for (int k = 0; k < 3; k++) {
+        if (k && !expect(c, TOK_COMMA, "','"))
+            return false;
+        at[k] = peek(c);
+        if (!parse_real(c, param[k]))
+            return false;
+    }
+    if (!expect(c, TOK_RPAREN, "')'"))
         return false;
     sc->fmin = (float)min, sc->fmax = (float)max, sc->res = (float)res;
-    if (!(min <= max))
-        return compile_error(c, sc->at, "compressed_float has min %g > max %g", min, max);
-    if (!(res > 0))
-        return compile_error(c, sc->at, "compressed_float resolution %g must be above 0", res);
-    if (!isfinite(sc->fmax - sc->fmin) || !isfinite(sc->fmin) || !isfinite(sc->fmax))
-        return compile_error(c, sc->at, "compressed_float range does not fit a float");
-    if ((double)(sc->fmax - sc->fmin) / sc->res > 4294967040.0)
+    if (!isfinite(sc->fmin) || !isfinite(sc->fmax))
         return compile_error(c, sc->at,
-                             "compressed_float resolution %g does not fit: range %g needs more "
-                             "than 2^32 steps",
-                             res, max - min);
+                             "compressed_float bound %.*s is not a finite float32 (the largest is "
+                             "%.9g)",
+                             param_text_len(at[isfinite(sc->fmin) ? 1 : 0]),
+                             at[isfinite(sc->fmin) ? 1 : 0]->text, (double)FLT_MAX);
+    if (!(sc->fmin <= sc->fmax))
+        return compile_error(c, sc->at, "compressed_float has min %.*s above max %.*s",
+                             param_text_len(at[0]), at[0]->text, param_text_len(at[1]),
+                             at[1]->text);
+    if (!(sc->res > 0))
+        return compile_error(c, sc->at,
+                             "compressed_float resolution %.*s is %.9g as a float32: it must be "
+                             "at least %.9g",
+                             param_text_len(at[2]), at[2]->text, (double)sc->res,
+                             (double)FLT_TRUE_MIN);
+    if (!isfinite(sc->fmax - sc->fmin))
+        return compile_error(c, sc->at,
+                             "compressed_float range %.*s .. %.*s: max - min overflows a float32 "
+                             "(the largest is %.9g)",
+                             param_text_len(at[0]), at[0]->text, param_text_len(at[1]),
+                             at[1]->text, (double)FLT_MAX);
     unsigned bits;
     if (!bitsift_compressed_float_steps(sc->fmin, sc->fmax, sc->res, &sc->steps, &bits))
         return compile_error(c, sc->at, "compressed_float parameters are not usable");
@@ -1477,6 +1516,8 @@ static bool compile_protocol(struct compiler *c, const struct token *kw, bool *h
         char text[BITSIFT_SCHEMA_MAX_NAME + 24];
         snprintf(text, sizeof text, "%s/%llu", s->name, (unsigned long long)version);
         s->framing.protocol_id = bitsift_hash_name(text, 0);
+        s->has_version = true;
+        s->version = (uint32_t)version;
     }
     return true;
 }

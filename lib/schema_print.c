@@ -83,9 +83,11 @@ bool bitsift_schema_print(const bitsift_schema *s, FILE *out)
     if (!s || !out)
         return false;
     const bitsift_framing *fr = &s->framing;
-    if (fprintf(out, "protocol %s: id 0x%08" PRIx32 ", crc %s, end check ", s->name,
-                fr->protocol_id, fr->crc ? "on" : "off") < 0)
+    if (fprintf(out, "protocol %s: id 0x%08" PRIx32, s->name, fr->protocol_id) < 0)
         return false;
+    if (s->has_version)
+        fprintf(out, " (version %" PRIu32 ")", s->version);
+    fprintf(out, ", crc %s, end check ", fr->crc ? "on" : "off");
     if (fr->end_check)
         fprintf(out, "0x%08" PRIx32, fr->end_check_value);
     else

@@ -3,6 +3,12 @@
  * a caller builds by hand (the CLI from NDJSON, a fuzzer changing one
  * field), and that the encoder writes. One free releases everything; a
  * reset keeps the memory for the next packet.
+ *
+ * A struct holds one child per name, so adding a child looks for one of
+ * that name to replace: a short scan for a few children, and past
+ * NAME_INDEX_FROM of them a hash index of (struct, name) kept by the tree,
+ * so that building a struct of n members costs O(n), not O(n^2) (an NDJSON
+ * object with a million keys).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +24,7 @@ struct arena_block {
 
 struct bitsift_node {
     bitsift_node_kind kind;
+    uint32_t indexed; /* a struct's children entered in the tree's name index */
     const char *name;
     bitsift_node *parent;
     bitsift_node **kids;
@@ -39,7 +46,22 @@ struct bitsift_tree {
      * can have (its fields in the schema), so that a decode sizes its
      * child array once. NULL without memory: arrays then grow. */
     uint32_t *kid_cap;
+    /* The name index: open addressing, a power of two of slots. */
+    struct name_slot *names;
+    size_t names_cap, names_used;
 };
+
+/* A child of a struct in the name index: parent->kids[kid]. */
+struct name_slot {
+    const bitsift_node *parent; /* NULL: an empty slot */
+    uint32_t kid;
+    uint32_t hash;
+};
+
+/* Structs with fewer children are scanned instead. */
+#define NAME_INDEX_FROM 16
+/* An index larger than this many slots is freed on reset, not cleared. */
+#define NAME_INDEX_KEEP 4096
 
 #define ARENA_BLOCK 65536
 
@@ -108,6 +130,7 @@ void bitsift_tree_free(bitsift_tree *t)
     }
     free(t->all);
     free(t->kid_cap);
+    free(t->names);
     free(t);
 }
 
@@ -126,6 +149,14 @@ static void tree_clear(bitsift_tree *t)
     t->nall = 0;
     t->root = NULL;
     t->packet_type = -1;
+    if (t->names_cap > NAME_INDEX_KEEP) {
+        free(t->names);
+        t->names = NULL;
+        t->names_cap = 0;
+    } else if (t->names_used) {
+        memset(t->names, 0, t->names_cap * sizeof *t->names);
+    }
+    t->names_used = 0;
 }
 
 /* Room for more nodes in t->all (twice as many); false without memory. */
@@ -353,6 +384,78 @@ static bool add_kid(bitsift_tree *t, bitsift_node *parent, bitsift_node *kid)
     return true;
 }
 
+/* FNV-1a over the name, mixed with the struct's address. */
+static uint32_t name_hash(const bitsift_node *parent, const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325u ^ ((uintptr_t)parent >> 4);
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 0x100000001b3u;
+    return (uint32_t)(h ^ h >> 32);
+}
+
+/* Double the index (or make its first slots); false without memory. */
+static bool grow_names(bitsift_tree *t)
+{
+    size_t cap = t->names_cap ? t->names_cap * 2 : 256;
+    struct name_slot *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return false;
+    for (size_t i = 0; i < t->names_cap; i++) {
+        if (!t->names[i].parent)
+            continue;
+        size_t j = t->names[i].hash & (cap - 1);
+        while (slots[j].parent)
+            j = (j + 1) & (cap - 1);
+        slots[j] = t->names[i];
+    }
+    free(t->names);
+    t->names = slots;
+    t->names_cap = cap;
+    return true;
+}
+
+/* Enter parent->kids[kid] in the index; false without memory. */
+static bool index_name(bitsift_tree *t, const bitsift_node *parent, uint32_t kid)
+{
+    if ((t->names_used + 1) * 2 > t->names_cap && !grow_names(t))
+        return false;
+    uint32_t hash = name_hash(parent, parent->kids[kid]->name);
+    size_t j = hash & (t->names_cap - 1);
+    while (t->names[j].parent)
+        j = (j + 1) & (t->names_cap - 1);
+    t->names[j] = (struct name_slot){parent, kid, hash};
+    t->names_used++;
+    return true;
+}
+
+/* The position in parent->kids of the child named `name`, or -1. */
+static int64_t find_named_kid(bitsift_tree *t, bitsift_node *parent, const char *name)
+{
+    bool indexed = parent->nkids >= NAME_INDEX_FROM;
+    while (indexed && parent->indexed < parent->nkids) {
+        if (!parent->kids[parent->indexed]->name ||
+            !index_name(t, parent, parent->indexed)) {
+            indexed = false; /* a nameless child, or no memory: scan */
+            break;
+        }
+        parent->indexed++;
+    }
+    if (!indexed) {
+        for (uint32_t i = 0; i < parent->nkids; i++)
+            if (parent->kids[i]->name && strcmp(parent->kids[i]->name, name) == 0)
+                return i;
+        return -1;
+    }
+    uint32_t hash = name_hash(parent, name);
+    for (size_t j = hash & (t->names_cap - 1); t->names[j].parent; j = (j + 1) & (t->names_cap - 1)) {
+        const struct name_slot *slot = &t->names[j];
+        if (slot->parent == parent && slot->hash == hash &&
+            strcmp(parent->kids[slot->kid]->name, name) == 0)
+            return slot->kid;
+    }
+    return -1;
+}
+
 static bitsift_node *add(bitsift_tree *t, bitsift_node *parent, const char *name,
                          bitsift_node_kind kind)
 {
@@ -366,16 +469,16 @@ static bitsift_node *add(bitsift_tree *t, bitsift_node *parent, const char *name
         if (!name || !*name || strlen(name) > BITSIFT_SCHEMA_MAX_NAME)
             return NULL;
         /* A struct holds one child per name: replace an existing one. */
-        for (uint32_t i = 0; i < parent->nkids; i++)
-            if (parent->kids[i]->name && strcmp(parent->kids[i]->name, name) == 0) {
-                bitsift_node *n = new_node(t, kind);
-                if (!n)
-                    return NULL;
-                n->name = parent->kids[i]->name;
-                n->parent = parent;
-                parent->kids[i] = n;
-                return n;
-            }
+        int64_t i = find_named_kid(t, parent, name);
+        if (i >= 0) {
+            bitsift_node *n = new_node(t, kind);
+            if (!n)
+                return NULL;
+            n->name = parent->kids[i]->name;
+            n->parent = parent;
+            parent->kids[i] = n;
+            return n;
+        }
     }
     bitsift_node *n = new_node(t, kind);
     if (!n)
@@ -467,6 +570,7 @@ static inline bitsift_node *decoded_node(bitsift_tree *t, bitsift_node *parent,
         return NULL;
     bool in_struct = parent->kind == BITSIFT_NODE_STRUCT;
     n->kind = kind;
+    n->indexed = 0;
     n->name = in_struct && ev->index < 0 ? ev->name : NULL;
     n->index = ev->index >= 0 ? ev->index : in_struct ? -1 : (int64_t)parent->nkids;
     n->field = ev->id;

@@ -56,6 +56,7 @@ struct capture {
     size_t map_window;  /* classic_pcap's window; 0: pread blocks, no mapping */
     uint64_t map_above; /* files of at most this many bytes are not mapped */
     int classic_tried;  /* capture_each has let classic_pcap read */
+    uint64_t frames;    /* frames read, filtered or not (the frame number) */
     uint64_t classic_records; /* records classic_pcap read */
 };
 
@@ -163,18 +164,16 @@ int capture_set_filter(capture *c, const char *expression, char error[CAPTURE_ER
                  pcap_geterr(c->pcap));
         return -1;
     }
+    /* Not pcap_setfilter: libpcap would drop frames before we count them,
+     * and a filtered frame would lose its place in the capture. */
     c->has_filter = 1;
-    if (pcap_setfilter(c->pcap, &c->filter) != 0) {
-        snprintf(error, CAPTURE_ERROR_SIZE, "cannot apply filter \"%s\": %s", expression,
-                 pcap_geterr(c->pcap));
-        return -1;
-    }
     return 0;
 }
 
 /* What pcap_dispatch hands each frame to: the caller's function and
  * whether it asked to stop. */
 struct capture_loop {
+    capture *c;
     pcap_t *pcap;
     capture_frame_fn frame_fn;
     void *ctx;
@@ -184,7 +183,12 @@ struct capture_loop {
 static void capture_loop_frame(u_char *user, const struct pcap_pkthdr *header, const u_char *data)
 {
     struct capture_loop *loop = (struct capture_loop *)user;
+    capture *c = loop->c;
+    c->frames++;
+    if (c->has_filter && !pcap_offline_filter(&c->filter, header, data))
+        return;
     struct capture_frame frame = {
+        .number = c->frames,
         .data = data,
         .caplen = header->caplen,
         .wirelen = header->len,
@@ -238,6 +242,7 @@ static int classic_each(capture *c, capture_frame_fn frame_fn, void *ctx,
     int stopped = 0;
     while (classic_pcap_next(&r, &frame) > 0) {
         c->classic_records++;
+        frame.number = ++c->frames;
         if (c->has_filter) {
             struct pcap_pkthdr header = {.caplen = frame.caplen, .len = frame.wirelen};
             if (!pcap_offline_filter(&c->filter, &header, frame.data))
@@ -286,7 +291,7 @@ int capture_each(capture *c, capture_frame_fn frame_fn, void *ctx, char error[CA
         if (r != 0)
             return r;
     }
-    struct capture_loop loop = {c->pcap, frame_fn, ctx, 0};
+    struct capture_loop loop = {c, c->pcap, frame_fn, ctx, 0};
     for (;;) {
         /* -1: until the end of the file, a stop or an error; on a file
          * libpcap stops at INT_MAX frames, hence the loop. */
@@ -300,6 +305,11 @@ int capture_each(capture *c, capture_frame_fn frame_fn, void *ctx, char error[CA
             return -1;
         }
     }
+}
+
+uint64_t capture_frames_read(const capture *c)
+{
+    return c->frames;
 }
 
 int capture_link_type(const capture *c)
@@ -333,10 +343,10 @@ struct for_each_udp {
 static int for_each_udp_frame(void *ctx, const struct capture_frame *frame)
 {
     struct for_each_udp *each = ctx;
-    each->frames++;
+    each->frames = frame->number;
     struct decap_result r;
     if (decap_frame(each->link, frame->data, frame->caplen, frame->wirelen, &r) == DECAP_UDP)
-        each->udp(each->ctx, each->frames, &r);
+        each->udp(each->ctx, frame->number, &r);
     return 0;
 }
 
@@ -362,7 +372,7 @@ struct capture_writer {
     pcap_dumper_t *dumper;
 };
 
-capture_writer *capture_writer_open(const char *path, char error[CAPTURE_ERROR_SIZE])
+capture_writer *capture_writer_open(FILE *fp, char error[CAPTURE_ERROR_SIZE])
 {
     capture_writer *w = calloc(1, sizeof *w);
     if (!w) {
@@ -376,7 +386,7 @@ capture_writer *capture_writer_open(const char *path, char error[CAPTURE_ERROR_S
         free(w);
         return NULL;
     }
-    w->dumper = pcap_dump_open(w->dead, path);
+    w->dumper = pcap_dump_fopen(w->dead, fp);
     if (!w->dumper) {
         snprintf(error, CAPTURE_ERROR_SIZE, "%s", pcap_geterr(w->dead));
         pcap_close(w->dead);
@@ -389,6 +399,8 @@ capture_writer *capture_writer_open(const char *path, char error[CAPTURE_ERROR_S
 int capture_writer_write(capture_writer *w, int64_t sec, uint32_t nsec, const uint8_t *frame,
                          size_t size)
 {
+    if (sec < CAPTURE_WRITER_FIRST_SECOND || sec > CAPTURE_WRITER_LAST_SECOND)
+        return -1;
     struct pcap_pkthdr header;
     memset(&header, 0, sizeof header);
     header.ts.tv_sec = (time_t)sec;

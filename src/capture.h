@@ -27,6 +27,8 @@ typedef struct capture capture;
 
 /* One frame as libpcap returned it; `data` is valid until the next call. */
 struct capture_frame {
+    uint64_t number;  /* 1-based place in the capture, filtered frames counted
+                         (the "frame number" of Wireshark and tcpdump -#) */
     const uint8_t *data;
     uint32_t caplen;  /* bytes captured */
     uint32_t wirelen; /* bytes on the wire */
@@ -63,7 +65,9 @@ void capture_set_map_window(capture *c, size_t bytes);
 uint64_t capture_classic_records(const capture *c);
 
 /* Compile a BPF filter (tcpdump syntax) for this capture's link type and
- * apply it to every later frame. Returns 0, or -1 with a message. */
+ * apply it to every later frame. Returns 0, or -1 with a message. The
+ * filter runs here, not in libpcap, so that the frames it drops still
+ * count in the frame numbers. */
 int capture_set_filter(capture *c, const char *expression, char error[CAPTURE_ERROR_SIZE]);
 
 /* Every frame from here on, in order, to `frame_fn` (`frame` is valid
@@ -77,6 +81,9 @@ int capture_set_filter(capture *c, const char *expression, char error[CAPTURE_ER
  * packet. */
 typedef int (*capture_frame_fn)(void *ctx, const struct capture_frame *frame);
 int capture_each(capture *c, capture_frame_fn frame_fn, void *ctx, char error[CAPTURE_ERROR_SIZE]);
+
+/* Frames read so far, filtered or not: the number of the last one. */
+uint64_t capture_frames_read(const capture *c);
 
 /* The link type as a LINKTYPE_ value (enum decap_link when supported), and
  * its libpcap name ("EN10MB", "LINUX_SLL2", ...). */
@@ -93,10 +100,17 @@ void capture_close(capture *c);
 typedef void (*capture_udp_fn)(void *ctx, uint64_t frame_number, const struct decap_result *udp);
 long capture_for_each_udp(const void *data, size_t size, capture_udp_fn udp, void *ctx);
 
-/* Write a classic pcap of Ethernet frames with microsecond timestamps
- * ("-" is standard output). */
+/* Write a classic pcap of Ethernet frames with microsecond timestamps to
+ * an open stream, which the writer then owns (capture_writer_close closes
+ * it). The seconds a classic pcap holds are 32 bits, which libpcap reads
+ * as signed and other readers as unsigned: CAPTURE_WRITER_FIRST_SECOND to
+ * CAPTURE_WRITER_LAST_SECOND (1970-01-01T00:00:00Z to
+ * 2038-01-19T03:14:07Z) mean the same to all of them, and
+ * capture_writer_write refuses (-1) any other. */
+#define CAPTURE_WRITER_FIRST_SECOND 0
+#define CAPTURE_WRITER_LAST_SECOND  INT32_MAX
 typedef struct capture_writer capture_writer;
-capture_writer *capture_writer_open(const char *path, char error[CAPTURE_ERROR_SIZE]);
+capture_writer *capture_writer_open(FILE *fp, char error[CAPTURE_ERROR_SIZE]);
 int capture_writer_write(capture_writer *w, int64_t sec, uint32_t nsec, const uint8_t *frame,
                          size_t size);
 /* Flush and close; -1 when a write failed. NULL is fine. */

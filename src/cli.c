@@ -1,8 +1,9 @@
 /*
  * cli.c -- the parts every subcommand shares: loading the schemas (or the
- * bundled default), choosing a packet's protocol, and reporting problems
- * with the inputs on stderr.
+ * bundled default), choosing a packet's protocol, reporting problems with
+ * the inputs on stderr, and stopping cleanly on a signal.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +14,101 @@
 
 const char *cli_program = "bitsift";
 
+/* ---- runs of one repeated problem ---------------------------------------- */
+
+/* The problem printed last, and the repeats of it held back since. */
+static struct {
+    char *source, *message;
+    uint64_t first, last; /* frame numbers of the repeats held back */
+    uint64_t count;       /* how many */
+} repeat;
+
+/* Print the repeats held back, if any, in one line. */
+static void flush_repeats(void)
+{
+    if (repeat.count) {
+        fflush(stdout);
+        if (repeat.first)
+            fprintf(stderr, "%s: %s:packets %llu-%llu: %s (repeated %llu times)\n", cli_program,
+                    repeat.source, (unsigned long long)repeat.first,
+                    (unsigned long long)repeat.last, repeat.message,
+                    (unsigned long long)repeat.count);
+        else
+            fprintf(stderr, "%s: %s: %s (repeated %llu times)\n", cli_program, repeat.source,
+                    repeat.message, (unsigned long long)repeat.count);
+    }
+    repeat.count = 0;
+}
+
+static void forget_repeats(void)
+{
+    flush_repeats();
+    free(repeat.source);
+    free(repeat.message);
+    repeat.source = repeat.message = NULL;
+}
+
+/* Whether this problem repeats the last one printed (and is held back). */
+static int held_back(const char *source, uint64_t index, const char *message)
+{
+    if (!repeat.source || strcmp(repeat.source, source) != 0 ||
+        strcmp(repeat.message, message) != 0)
+        return 0;
+    if (!repeat.count)
+        repeat.first = index;
+    repeat.last = index;
+    repeat.count++;
+    return 1;
+}
+
+/* Remember the problem just printed (without memory: nothing is held back). */
+static void remember(const char *source, const char *message)
+{
+    forget_repeats();
+    repeat.source = strdup(source);
+    repeat.message = strdup(message);
+    if (!repeat.source || !repeat.message)
+        forget_repeats();
+}
+
+/* ---- signals ----------------------------------------------------------------- */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int signal_number)
+{
+    interrupted = signal_number;
+}
+
+void cli_catch_interrupts(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction old, sa;
+        /* A signal the shell ignores (SIGINT for a background job) stays so. */
+        if (sigaction(signals[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        /* No SA_RESTART: a read blocked on a FIFO returns (EINTR) and the
+         * run can stop; SA_RESETHAND: a second signal kills. */
+        sa.sa_flags = SA_RESETHAND;
+        sigaction(signals[i], &sa, NULL);
+    }
+}
+
+int cli_interrupted(void)
+{
+    return interrupted;
+}
+
+/* ---- messages ---------------------------------------------------------------- */
+
 void cli_error(const char *format, ...)
 {
     va_list ap;
+    flush_repeats();
     fflush(stdout);
     fprintf(stderr, "%s: ", cli_program);
     va_start(ap, format);
@@ -25,6 +118,14 @@ void cli_error(const char *format, ...)
 }
 
 #define DEFAULT_SCHEMA "shooter.bss"
+/* Set by src/local.mk; builds of the fuzz harnesses that link this file
+ * never look for the bundled schema. */
+#ifndef BITSIFT_PKGDATADIR
+#define BITSIFT_PKGDATADIR ""
+#endif
+#ifndef BITSIFT_SOURCE_EXAMPLES
+#define BITSIFT_SOURCE_EXAMPLES ""
+#endif
 
 /* Where the bundled schema lives: $BITSIFT_SCHEMA_DIR (tests, relocated
  * installs), then the installed data directory, then the source tree the
@@ -45,24 +146,73 @@ const char *cli_default_schema(void)
     return path;
 }
 
+/* Standard input as schema text: at most BITSIFT_SCHEMA_MAX_TEXT bytes,
+ * one more read to tell a larger one. */
+static bitsift_schema *compile_stdin(bitsift_schema_error *err)
+{
+    size_t cap = BITSIFT_SCHEMA_MAX_TEXT + 1, n = 0;
+    char *text = malloc(cap);
+    if (!text) {
+        snprintf(err->message, sizeof err->message, "<stdin>: out of memory");
+        return NULL;
+    }
+    size_t got;
+    while (n < cap && (got = fread(text + n, 1, cap - n, stdin)) > 0)
+        n += got;
+    bitsift_schema *s = NULL;
+    if (ferror(stdin))
+        snprintf(err->message, sizeof err->message, "<stdin>: read error");
+    else if (n > BITSIFT_SCHEMA_MAX_TEXT)
+        snprintf(err->message, sizeof err->message, "<stdin>: schema larger than 1 MiB");
+    else
+        s = bitsift_schema_compile(text, n, "<stdin>", err);
+    free(text);
+    return s;
+}
+
+bitsift_schema *cli_load_schema(const char *path)
+{
+    bitsift_schema_error err;
+    memset(&err, 0, sizeof err);
+    bitsift_schema *s = strcmp(path, "-") == 0 ? compile_stdin(&err)
+                                               : bitsift_schema_load_file(path, &err);
+    if (!s) {
+        if (err.message[0])
+            cli_error("%s", err.message);
+        else
+            cli_error("%s: cannot load schema", path);
+    }
+    return s;
+}
+
+/* Standard input can be read once: a -s - schema cannot share it with
+ * another -s - or with the packets or records. */
+static int stdin_taken_twice(const struct cli *c)
+{
+    size_t schemas = 0, others = 0;
+    for (size_t i = 0; i < c->schema_path_count; i++)
+        schemas += strcmp(c->schema_paths[i], "-") == 0;
+    for (size_t i = 0; i < c->input_count; i++)
+        others += strcmp(c->inputs[i], "-") == 0;
+    if (c->input_count == 0 && strcmp(c->command, "encode") == 0)
+        others++; /* encode reads its records from stdin by default */
+    return schemas && schemas + others > 1;
+}
+
 int cli_load_schemas(struct cli *c)
 {
     if (c->schema_path_count == 0) {
         c->schema_paths[0] = cli_default_schema();
         c->schema_path_count = 1;
     }
+    if (stdin_taken_twice(c)) {
+        cli_error("standard input can hold a schema (-s -) or the input, not both");
+        return -1;
+    }
     for (size_t i = 0; i < c->schema_path_count; i++) {
-        bitsift_schema_error err;
-        memset(&err, 0, sizeof err);
-        bitsift_schema *s = bitsift_schema_load_file(c->schema_paths[i], &err);
-        if (!s) {
-            fflush(stdout);
-            if (err.message[0])
-                fprintf(stderr, "%s\n", err.message);
-            else
-                cli_error("%s: cannot load schema", c->schema_paths[i]);
+        bitsift_schema *s = cli_load_schema(c->schema_paths[i]);
+        if (!s)
             return -1;
-        }
         c->schemas[c->schema_count++] = s;
     }
     return 0;
@@ -101,24 +251,62 @@ void cli_input_options(struct cli *c, struct input_options *options)
         c->bpf = strdup(c->filter);
     }
     options->filter = c->bpf;
+    options->before_blocking = cli_flush_output;
+    options->note = cli_report_note;
+    options->ctx = c;
+    options->stop = &interrupted;
 }
 
 void cli_report_problem(void *ctx, const char *source, uint64_t index, const char *message)
 {
     struct cli *c = ctx;
     c->trouble = 1;
+    if (held_back(source, index, message))
+        return;
     if (c->stdout_buffer)
         out_flush(c->stdout_buffer);
+    flush_repeats();
     fflush(stdout);
     if (index)
         fprintf(stderr, "%s: %s:packet %llu: %s\n", cli_program, source,
                 (unsigned long long)index, message);
     else
         fprintf(stderr, "%s: %s: %s\n", cli_program, source, message);
+    remember(source, message);
+}
+
+void cli_flush_output(void *ctx)
+{
+    struct cli *c = ctx;
+    if (c->stdout_buffer)
+        out_flush(c->stdout_buffer);
+    flush_repeats();
+    fflush(stdout);
+}
+
+void cli_report_note(void *ctx, const char *source, const char *message)
+{
+    struct cli *c = ctx;
+    if (c->quiet)
+        return;
+    cli_flush_output(c);
+    fprintf(stderr, "%s: %s: %s\n", cli_program, source, message);
 }
 
 void cli_report_counts(struct cli *c, const struct input_counts *n)
 {
+    forget_repeats();
+    if (interrupted) {
+        cli_error("interrupted by %s: the output covers what was read before",
+                  interrupted == SIGINT    ? "SIGINT"
+                  : interrupted == SIGTERM ? "SIGTERM"
+                                           : "SIGHUP");
+        c->trouble = 1;
+    }
+    if (out_memory_failures) {
+        cli_error("out of memory: some output is incomplete");
+        c->trouble = 1;
+    }
     uint64_t skipped = n->not_ip + n->not_udp;
     if (c->quiet || skipped == 0)
         return;
@@ -130,5 +318,6 @@ void cli_report_counts(struct cli *c, const struct input_counts *n)
 
 int cli_had_trouble(const struct cli *c, const struct input_counts *n)
 {
-    return c->trouble || n->errors || n->fragments || n->snapped || n->malformed;
+    return c->trouble || interrupted || out_memory_failures || n->errors || n->fragments ||
+           n->snapped || n->malformed;
 }

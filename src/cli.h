@@ -17,6 +17,7 @@
 #define EXIT_VALID   0 /* all packets valid, command done */
 #define EXIT_INVALID 1 /* some packet invalid (validate), some record not encoded (encode) */
 #define EXIT_TROUBLE 2 /* usage, schema, input or output error */
+#define EXIT_EMPTY   3 /* validate checked no packet at all (unless --allow-empty) */
 
 #define CLI_MAX_SCHEMAS 64
 
@@ -35,6 +36,7 @@ struct cli {
     int strict;           /* --strict: no data after the packet's end */
     const char *junit;    /* --junit FILE */
     uint64_t max_errors;  /* --max-errors, 0 = no limit */
+    int allow_empty;      /* --allow-empty: validate of no packet exits 0 */
     const char *output;   /* encode -o */
     const char *pcap_out; /* encode -w */
     const char *src;      /* encode --src ADDR:PORT */
@@ -61,9 +63,21 @@ extern const char *cli_program;
 /* "bitsift: message" on stderr. */
 void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
+/* SIGINT, SIGTERM and SIGHUP (unless ignored) stop the run at the next
+ * packet or file instead of killing it, so that the output produced so
+ * far, summaries and reports included, is still written; the run then
+ * exits 2. A second signal kills as usual. */
+void cli_catch_interrupts(void);
+/* The signal that asked the run to stop, or 0. */
+int cli_interrupted(void);
+
 /* Load every -s schema, or the bundled default (shooter.bss) when there is
  * none. Prints compiler-style messages and returns -1 on failure. */
 int cli_load_schemas(struct cli *c);
+/* Compile one schema file, "-" being standard input (named "<stdin>" in
+ * messages). On failure prints "bitsift: file:line:column: message" and
+ * returns NULL. */
+bitsift_schema *cli_load_schema(const char *path);
 void cli_free(struct cli *c);
 /* Path of the bundled default schema (first existing of $BITSIFT_SCHEMA_DIR,
  * the installed data directory, the source tree). */
@@ -77,11 +91,20 @@ int cli_pick_schema(const struct cli *c, const uint8_t *data, size_t size);
 void cli_input_options(struct cli *c, struct input_options *options);
 
 /* The default `problem` handler: "bitsift: source:packet N: message" on
- * stderr (unless -q for skipped-frame notes), and remembers the trouble. */
+ * stderr (unless -q for skipped-frame notes), and remembers the trouble.
+ * A run of the same message for the same source is printed once, then
+ * summed up in one line when it ends: "source:packets 2-1000: message
+ * (repeated 999 times)". */
 void cli_report_problem(void *cli, const char *source, uint64_t index, const char *message);
 
-/* After a run: the one-line note on skipped frames (stderr, unless -q),
- * and whether anything could not be read. */
+/* input_options' before_blocking and note: flush the output (stdout
+ * buffer, held-back repeats); a note on stderr unless -q. */
+void cli_flush_output(void *cli);
+void cli_report_note(void *cli, const char *source, const char *message);
+
+/* After a run: the end of a run of repeated problems, the one-line note on
+ * skipped frames (stderr, unless -q), an interruption or lost output (out
+ * of memory) as trouble; and whether anything could not be read. */
 void cli_report_counts(struct cli *c, const struct input_counts *counts);
 int cli_had_trouble(const struct cli *c, const struct input_counts *counts);
 

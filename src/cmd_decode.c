@@ -6,13 +6,25 @@
  *
  * The fields are printed straight from the decoder's visitor into a scratch
  * buffer (the header needs the packet type and size, known at the end), so
- * a capture of any size is decoded without building value trees.
+ * a capture of any size is decoded without building value trees. The
+ * scratch holds at most DECODE_SCRATCH_MAX bytes: a packet whose text is
+ * longer (a legal schema can make a 16 MiB packet print gigabytes) is
+ * decoded a second time, its fields then printed straight to the output
+ * after the header, so memory stays bounded whatever the packet. The
+ * decoder is deterministic: the second pass visits exactly what the first
+ * did.
  */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "fields.h"
 #include "record.h"
+
+/* Bytes of one packet's field text kept in memory; beyond, it is streamed.
+ * 1 MiB holds the text of any packet of a real game by far (a 1,400-byte
+ * shooter snapshot prints ~6 KB). */
+#define DECODE_SCRATCH_MAX (1u << 20)
 
 struct decode_run {
     struct cli *cli;
@@ -22,6 +34,35 @@ struct decode_run {
     uint64_t decoded;
     int several_inputs;
 };
+
+/* Print the packet's fields with `p` into o (the visitor's events). */
+static void print_fields(struct decode_run *d, struct out *o, const struct input_packet *p,
+                         int index, bitsift_result *res)
+{
+    struct cli *c = d->cli;
+    const bitsift_schema *schema = c->schemas[index];
+    struct fields_printer fp;
+    fields_begin(&fp, o, schema, d->keys[index], c->format == FORMAT_JSON, 2);
+    bitsift_visitor v = fields_visitor(&fp);
+    /* The printers nest by enter/leave, never read ev->path and
+     * leave out the fields of branches not taken. */
+    unsigned flags = BITSIFT_DECODE_NO_PATHS | BITSIFT_DECODE_NO_ABSENT |
+                     (c->strict ? BITSIFT_DECODE_STRICT : 0);
+    bitsift_decode(schema, p->data, p->size, flags, &v, res);
+    fields_end(&fp);
+}
+
+/* The fields printed into the scratch, or when they did not fit, printed
+ * again straight to the output. */
+static void write_fields(struct decode_run *d, const struct input_packet *p, int index)
+{
+    if (!d->scratch.failed) {
+        out_bytes(&d->out, d->scratch.buf, d->scratch.len);
+        return;
+    }
+    bitsift_result again;
+    print_fields(d, &d->out, p, index, &again);
+}
 
 static void text_header(struct decode_run *d, const struct input_packet *p,
                         const bitsift_schema *schema, const bitsift_result *res)
@@ -47,7 +88,7 @@ static void text_header(struct decode_run *d, const struct input_packet *p,
     out_u64(o, p->size);
     out_str(o, ": ");
     if (schema) {
-        out_str(o, bitsift_schema_name(schema));
+        record_text_protocol(o, schema);
         if (res->packet_name) {
             out_char(o, ' ');
             out_str(o, res->packet_name);
@@ -64,7 +105,7 @@ static void text_header(struct decode_run *d, const struct input_packet *p,
     }
 }
 
-static void json_record(struct decode_run *d, const struct input_packet *p,
+static void json_record(struct decode_run *d, const struct input_packet *p, int index,
                         const bitsift_schema *schema, const bitsift_result *res)
 {
     struct out *o = &d->out;
@@ -81,10 +122,22 @@ static void json_record(struct decode_run *d, const struct input_packet *p,
         out_u64(o, res->bits);
         if (!d->cli->quiet) {
             out_str(o, ",\"fields\":");
-            out_bytes(o, d->scratch.buf, d->scratch.len);
+            write_fields(d, p, index);
         }
     }
     out_str(o, "}\n");
+}
+
+/* Whether frame numbers need their input's name: several inputs, or a
+ * directory, which may hold several captures (whose frame numbers would
+ * collide) and whose files are known only as it is walked. */
+static int inputs_need_names(const struct cli *c)
+{
+    if (c->input_count > 1)
+        return 1;
+    struct stat st;
+    return c->input_count == 1 && strcmp(c->inputs[0], "-") != 0 && stat(c->inputs[0], &st) == 0 &&
+           S_ISDIR(st.st_mode);
 }
 
 static int on_packet(void *ctx, const struct input_packet *p)
@@ -96,27 +149,21 @@ static int on_packet(void *ctx, const struct input_packet *p)
     const bitsift_schema *schema = index >= 0 ? c->schemas[index] : NULL;
     bitsift_result res;
     d->scratch.len = 0;
+    d->scratch.failed = 0;
     if (!schema) {
         record_no_protocol(&res);
     } else if (!json && c->quiet) {
         bitsift_decode(schema, p->data, p->size, c->strict ? BITSIFT_DECODE_STRICT : 0, NULL, &res);
     } else {
-        struct fields_printer fp;
-        fields_begin(&fp, &d->scratch, schema, d->keys[index], json, 2);
-        bitsift_visitor v = fields_visitor(&fp);
-        /* The printers nest by enter/leave, never read ev->path and
-         * leave out the fields of branches not taken. */
-        unsigned flags = BITSIFT_DECODE_NO_PATHS | BITSIFT_DECODE_NO_ABSENT |
-                         (c->strict ? BITSIFT_DECODE_STRICT : 0);
-        bitsift_decode(schema, p->data, p->size, flags, &v, &res);
-        fields_end(&fp);
+        print_fields(d, &d->scratch, p, index, &res);
     }
     if (json) {
-        json_record(d, p, schema, &res);
+        json_record(d, p, index, schema, &res);
     } else {
         text_header(d, p, schema, &res);
-        out_bytes(&d->out, d->scratch.buf, d->scratch.len);
-        if (res.status != BITSIFT_OK) {
+        if (schema && !c->quiet)
+            write_fields(d, p, index);
+        if (res.status != BITSIFT_OK && !c->quiet) { /* -q: header lines only */
             out_str(&d->out, "  !! ");
             record_text_failure(&d->out, &res);
             out_char(&d->out, '\n');
@@ -134,10 +181,15 @@ int cmd_decode(struct cli *c)
     for (size_t i = 0; i < c->schema_count; i++)
         d.keys[i] = fields_keys_create(c->schemas[i]);
     out_init(&d.out, stdout);
+    if (!d.out.buf) {
+        cli_error("out of memory");
+        for (size_t i = 0; i < c->schema_count; i++)
+            fields_keys_free(d.keys[i]);
+        return EXIT_TROUBLE;
+    }
     c->stdout_buffer = &d.out;
-    out_init_memory(&d.scratch);
-    /* Several inputs (or a directory of captures): name the source. */
-    d.several_inputs = c->input_count > 1;
+    out_init_memory_limited(&d.scratch, DECODE_SCRATCH_MAX);
+    d.several_inputs = inputs_need_names(c);
     struct input_options options;
     cli_input_options(c, &options);
     struct input_handler h = {

@@ -218,7 +218,7 @@ static void header(struct dump_run *d, const struct input_packet *p, const bitsi
     out_u64(o, (uint64_t)p->size * 8);
     out_str(o, " bits), ");
     if (schema) {
-        out_str(o, bitsift_schema_name(schema));
+        record_text_protocol(o, schema);
         out_char(o, ' ');
         out_str(o, res->packet_name ? res->packet_name : "(type not read)");
     } else {

@@ -1,7 +1,8 @@
 /*
  * cmd_schema.c -- `bitsift schema FILE...`: compile each schema and print
  * every packet type's layout with its minimum and maximum size in bits;
- * a bad schema gives the compiler's "file:line:column: message" and exit 2.
+ * a bad schema gives the compiler's "bitsift: file:line:column: message"
+ * and exit 2. "-" reads the schema from standard input.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,15 +13,8 @@ int cmd_schema(struct cli *c)
 {
     int status = EXIT_VALID;
     for (size_t i = 0; i < c->input_count; i++) {
-        bitsift_schema_error err;
-        memset(&err, 0, sizeof err);
-        bitsift_schema *s = bitsift_schema_load_file(c->inputs[i], &err);
+        bitsift_schema *s = cli_load_schema(c->inputs[i]);
         if (!s) {
-            fflush(stdout);
-            if (err.message[0])
-                fprintf(stderr, "%s\n", err.message);
-            else
-                cli_error("%s: cannot load schema", c->inputs[i]);
             status = EXIT_TROUBLE;
             continue;
         }

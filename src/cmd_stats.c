@@ -223,13 +223,19 @@ static void print_text(const struct stats_run *r)
             const struct type_stats *ts = &s->types[t];
             if (!ts->packets)
                 continue;
+            struct out label;
+            out_init_memory(&label);
+            record_text_protocol(&label, s->schema);
+            out_char(&label, '\0');
             printf("\n%s %s: %llu packet%s, mean %.1f bits (min %llu, max %llu), %.1f%% of all "
                    "bits\n",
-                   bitsift_schema_name(s->schema), bitsift_schema_packet_name(s->schema, t),
+                   label.buf ? label.buf : bitsift_schema_name(s->schema),
+                   bitsift_schema_packet_name(s->schema, t),
                    (unsigned long long)ts->packets, ts->packets == 1 ? "" : "s",
                    mean(ts->bits, ts->packets),
                    (unsigned long long)ts->min_bits, (unsigned long long)ts->max_bits,
                    share(r, ts->bits));
+            out_finish(&label);
             printf("  %10s %8s %8s %7s  %s\n", "mean bits", "min", "max", "share", "field");
             for (int k = 0; k < FRAMING_SLOTS; k++)
                 if (ts->framing[k].max)
@@ -288,12 +294,11 @@ static int print_json(const struct stats_run *r)
             const struct type_stats *ts = &s->types[t];
             if (!ts->packets)
                 continue;
-            const char *name = bitsift_schema_name(s->schema);
             const char *type = bitsift_schema_packet_name(s->schema, t);
             out_str(&o, sep);
             sep = ",";
-            out_str(&o, "{\"protocol\":");
-            out_json_string(&o, name, strlen(name));
+            out_char(&o, '{');
+            record_json_protocol_id(&o, s->schema);
             out_str(&o, ",\"type\":");
             out_json_string(&o, type, strlen(type));
             out_str(&o, ",\"packets\":");

@@ -6,7 +6,9 @@
  *     input:packet N: field.path @bit B: reason (expected ..., got ...)
  *
  * then a summary. Exit 0 when every packet is valid, 1 when one is not, 2
- * when an input, the schema or the command line could not be used. With
+ * when an input, the schema or the command line could not be used, 3 when
+ * there was no packet to check (unless --allow-empty): a CI job whose
+ * filter matches nothing must not pass. With
  * -F json: one NDJSON record per failure and a summary record. --junit
  * FILE also writes a JUnit report (one test case per input).
  *
@@ -30,12 +32,19 @@ struct validate_run {
     uint64_t shown; /* failures printed (--max-errors) */
 };
 
-static void text_failure(struct out *o, const struct input_packet *p, const bitsift_result *res)
+/* With several schemas the line names the protocol the packet was read
+ * with (two versions of one protocol share the name, not the id). */
+static void text_failure(struct out *o, const struct input_packet *p,
+                         const bitsift_schema *several, const bitsift_result *res)
 {
     out_str(o, p->source);
     out_str(o, ":packet ");
     out_u64(o, p->index);
     out_str(o, ": ");
+    if (several) {
+        record_text_protocol(o, several);
+        out_str(o, ": ");
+    }
     record_text_failure(o, res);
 }
 
@@ -68,19 +77,20 @@ static int on_packet(void *ctx, const struct input_packet *p)
         if (v->junit)
             junit_packet(v->junit, NULL);
     } else {
+        const bitsift_schema *several = c->schema_count > 1 ? schema : NULL;
         error_tally_invalid(&v->tally, res.status);
         if (!c->max_errors || v->shown < c->max_errors) {
             v->shown++;
             if (c->format == FORMAT_JSON) {
                 json_failure(&v->out, p, schema, &res);
             } else {
-                text_failure(&v->out, p, &res);
+                text_failure(&v->out, p, several, &res);
                 out_char(&v->out, '\n');
             }
         }
         if (v->junit) {
             v->line.len = 0;
-            text_failure(&v->line, p, &res);
+            text_failure(&v->line, p, several, &res);
             out_char(&v->line, '\0');
             junit_packet(v->junit, v->line.buf ? v->line.buf : "");
         }
@@ -209,5 +219,12 @@ int cmd_validate(struct cli *c)
     }
     if (failed || cli_had_trouble(c, &counts))
         return EXIT_TROUBLE;
+    if (v.tally.packets == 0 && !c->allow_empty) {
+        cli_error("no packet was checked in %llu input%s%s: exit status %d (--allow-empty "
+                  "accepts this)",
+                  (unsigned long long)counts.inputs, counts.inputs == 1 ? "" : "s",
+                  options.filter ? " (no frame matched the filter)" : "", EXIT_EMPTY);
+        return EXIT_EMPTY;
+    }
     return v.tally.invalid ? EXIT_INVALID : EXIT_VALID;
 }

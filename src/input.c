@@ -40,8 +40,18 @@ static void *problem_ctx(const struct walk *w)
     return w->handler->problem_ctx ? w->handler->problem_ctx : w->handler->ctx;
 }
 
+/* The run was asked to stop (a signal): stop walking, report no more. */
+static int interrupted(struct walk *w)
+{
+    if (w->options->stop && *w->options->stop)
+        w->stopped = 1;
+    return w->stopped;
+}
+
 static void problem(struct walk *w, const char *source, uint64_t index, const char *message)
 {
+    if (w->options->stop && *w->options->stop)
+        return; /* a read the signal interrupted: not a problem of the input */
     w->counts->errors++;
     if (w->handler->problem)
         w->handler->problem(problem_ctx(w), source, index, message);
@@ -72,6 +82,7 @@ static void deliver(struct walk *w, const struct input_packet *p)
     w->counts->packets++;
     if (w->handler->packet(w->handler->ctx, p))
         w->stopped = 1;
+    interrupted(w);
 }
 
 /* One frame that did not yield a UDP payload: count it, and report the
@@ -117,19 +128,18 @@ struct capture_walk {
     struct walk *w;
     const char *source;
     int link;
-    uint64_t index; /* frames read so far */
 };
 
 static int capture_frame(void *ctx, const struct capture_frame *frame)
 {
     struct capture_walk *cw = ctx;
     struct walk *w = cw->w;
-    uint64_t index = ++cw->index;
+    uint64_t index = frame->number; /* the frame's place in the capture */
     w->counts->frames++;
     struct decap_result d;
     if (decap_frame(cw->link, frame->data, frame->caplen, frame->wirelen, &d) != DECAP_UDP) {
         frame_not_decoded(w, cw->source, index, &d);
-        return 0;
+        return interrupted(w);
     }
     struct input_packet p = {
         .source = cw->source,
@@ -165,9 +175,9 @@ static void read_capture(struct walk *w, const char *source, capture *c)
         end(w, source);
         return;
     }
-    struct capture_walk cw = {w, source, link, 0};
+    struct capture_walk cw = {w, source, link};
     if (!w->stopped && capture_each(c, capture_frame, &cw, error) < 0)
-        problem(w, source, cw.index + 1, error);
+        problem(w, source, capture_frames_read(c) + 1, error);
     end(w, source);
 }
 
@@ -386,6 +396,37 @@ static int visible(const struct dirent *e)
 
 static void read_path(struct walk *w, const char *path, int depth);
 
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "of an unknown kind";
+}
+
+/* A file in a directory that is not a regular file: not opened (opening
+ * a FIFO blocks until a writer comes, reading a device may never end). */
+static void skip_file(struct walk *w, const char *path, mode_t mode)
+{
+    if (!w->options->note)
+        return;
+    char message[64];
+    snprintf(message, sizeof message, "skipped: not a regular file (%s)", file_kind(mode));
+    w->options->note(w->options->ctx, path, message);
+}
+
+/* Before a read that may wait for ever: what was produced goes out. */
+static void before_blocking(struct walk *w)
+{
+    if (w->options->before_blocking)
+        w->options->before_blocking(w->options->ctx);
+}
+
 static void read_directory(struct walk *w, const char *path, int depth)
 {
     if (depth > MAX_DIRECTORY_DEPTH) {
@@ -401,7 +442,7 @@ static void read_directory(struct walk *w, const char *path, int depth)
     size_t length = strlen(path);
     int slash = length > 0 && path[length - 1] == '/';
     for (int i = 0; i < n; i++) {
-        if (!w->stopped) {
+        if (!interrupted(w)) {
             size_t size = length + strlen(entries[i]->d_name) + 2;
             char *child = malloc(size);
             if (child) {
@@ -420,6 +461,7 @@ static void read_directory(struct walk *w, const char *path, int depth)
 static void read_path(struct walk *w, const char *path, int depth)
 {
     if (strcmp(path, "-") == 0 && depth == 0) {
+        before_blocking(w);
         read_stdin(w);
         return;
     }
@@ -441,6 +483,17 @@ static void read_path(struct walk *w, const char *path, int depth)
         if (S_ISDIR(st.st_mode))
             return; /* a linked directory: skipped to avoid loops */
     }
+    if (!S_ISREG(st.st_mode)) {
+        if (depth) {
+            skip_file(w, path, st.st_mode);
+            return;
+        }
+        before_blocking(w); /* named on the command line: read, as cat would */
+        /* A signal that came during the flush would not interrupt the
+         * open: look once more (a few instructions remain before it). */
+        if (interrupted(w))
+            return;
+    }
     read_file(w, path);
 }
 
@@ -448,7 +501,7 @@ int input_run(char *const *paths, size_t count, const struct input_options *opti
               const struct input_handler *handler, struct input_counts *counts)
 {
     struct walk w = {.options = options, .handler = handler, .counts = counts};
-    for (size_t i = 0; i < count && !w.stopped; i++)
+    for (size_t i = 0; i < count && !interrupted(&w); i++)
         read_path(&w, paths[i], 0);
     free(w.buffer);
     free(w.stdio_buffer);

@@ -4,13 +4,17 @@
  * An input is a capture (pcap or pcapng, recognised by libpcap from its
  * contents), a raw packet file (any other file: one file, one packet), a
  * directory (every file below it, recursively, in byte order of the names;
- * names starting with '.' are skipped), or "-" for standard input (a
- * capture or one raw packet). Problems with an input are reported through
- * a callback and the run goes on with the next frame or input.
+ * names starting with '.' are skipped, and so are files that are not
+ * regular: a FIFO or a device found in a directory could block the run for
+ * ever), or "-" for standard input (a capture or one raw packet). A FIFO or
+ * device named as an input is read (it may block, as with cat). Problems
+ * with an input are reported through a callback and the run goes on with
+ * the next frame or input.
  */
 #ifndef BITSIFT_INPUT_H
 #define BITSIFT_INPUT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,6 +50,15 @@ struct input_handler {
 
 struct input_options {
     const char *filter; /* BPF expression for captures, or NULL */
+    /* All optional. Called with ctx: before a read that may block (a
+     * FIFO, device or standard input), so that what was produced is out
+     * first; and for a file skipped in a directory. */
+    void (*before_blocking)(void *ctx);
+    void (*note)(void *ctx, const char *source, const char *message);
+    void *ctx;
+    /* Non-zero (set by a signal handler) stops the run at the next frame
+     * or file; a read it interrupted reports nothing. */
+    const volatile sig_atomic_t *stop;
 };
 
 struct input_counts {

@@ -3,11 +3,14 @@
  * as JUnit XML. Memory is bounded per test case (JUNIT_MAX_DETAIL_LINES of
  * detail each), so a capture with millions of bad packets stays small.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "junit.h"
+#include "output_file.h"
 
 struct junit_case {
     char *name;
@@ -18,17 +21,41 @@ struct junit_case {
     char *error_text;
     size_t error_len;
     unsigned error_lines;
+    struct timespec start; /* when the input before it was done */
+    double seconds;        /* start to end; < 0: not timed yet */
 };
 
 struct junit {
     struct junit_case *cases;
     size_t count, cap;
-    int open; /* the last case is still being filled */
+    int open;          /* the last case is still being filled */
+    int out_of_memory; /* a case or a line of detail was lost */
+    /* When the last input was done (or the report started): a case's time
+     * runs from there, so that it holds the opening and reading of its
+     * input, and the cases add up to the run. */
+    struct timespec mark;
 };
+
+static double seconds_between(const struct timespec *from, const struct timespec *to)
+{
+    return (double)(to->tv_sec - from->tv_sec) + (double)(to->tv_nsec - from->tv_nsec) / 1e9;
+}
+
+/* The case's time ends now. */
+static void stop_clock(struct junit *j, struct junit_case *c)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    c->seconds = seconds_between(&c->start, &now);
+    j->mark = now;
+}
 
 struct junit *junit_create(void)
 {
-    return calloc(1, sizeof(struct junit));
+    struct junit *j = calloc(1, sizeof(struct junit));
+    if (j)
+        clock_gettime(CLOCK_MONOTONIC, &j->mark);
+    return j;
 }
 
 void junit_free(struct junit *j)
@@ -49,28 +76,37 @@ static struct junit_case *add_case(struct junit *j, const char *name)
     if (j->count == j->cap) {
         size_t cap = j->cap ? j->cap * 2 : 16;
         struct junit_case *c = realloc(j->cases, cap * sizeof *c);
-        if (!c)
+        if (!c) {
+            j->out_of_memory = 1;
             return NULL;
+        }
         j->cases = c;
         j->cap = cap;
     }
     struct junit_case *c = &j->cases[j->count];
     memset(c, 0, sizeof *c);
+    c->seconds = -1;
+    c->start = j->mark;
     c->name = strdup(name);
-    if (!c->name)
+    if (!c->name) {
+        j->out_of_memory = 1;
         return NULL;
+    }
     j->count++;
     return c;
 }
 
-static void append_line(char **text, size_t *len, unsigned *lines, const char *line)
+static void append_line(struct junit *j, char **text, size_t *len, unsigned *lines,
+                        const char *line)
 {
     if (*lines >= JUNIT_MAX_DETAIL_LINES)
         return;
     size_t n = strlen(line);
     char *t = realloc(*text, *len + n + 2);
-    if (!t)
+    if (!t) {
+        j->out_of_memory = 1;
         return;
+    }
     memcpy(t + *len, line, n);
     t[*len + n] = '\n';
     t[*len + n + 1] = '\0';
@@ -92,7 +128,7 @@ void junit_packet(struct junit *j, const char *failure)
     c->packets++;
     if (failure) {
         c->invalid++;
-        append_line(&c->failures, &c->failures_len, &c->failure_lines, failure);
+        append_line(j, &c->failures, &c->failures_len, &c->failure_lines, failure);
     }
 }
 
@@ -100,27 +136,75 @@ void junit_error(struct junit *j, const char *source, const char *message)
 {
     if (!j->open || strcmp(j->cases[j->count - 1].name, source) != 0) {
         /* A problem outside any case (an unreadable path): a case of its own. */
-        if (!add_case(j, source))
+        struct junit_case *own = add_case(j, source);
+        if (!own)
             return;
         j->open = 0;
+        stop_clock(j, own);
     }
     struct junit_case *c = &j->cases[j->count - 1];
     c->errors++;
-    append_line(&c->error_text, &c->error_len, &c->error_lines, message);
+    append_line(j, &c->error_text, &c->error_len, &c->error_lines, message);
 }
 
 void junit_end_case(struct junit *j)
 {
+    if (j->open)
+        stop_clock(j, &j->cases[j->count - 1]);
     j->open = 0;
 }
 
-/* XML text: escape markup, and replace what XML 1.0 cannot hold (control
- * characters, invalid UTF-8) with '?'. */
-static void xml_text(FILE *fp, const char *s)
+/* The length of the UTF-8 sequence at p (1..4) holding one character that
+ * XML 1.0 allows (#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] |
+ * [#x10000-#x10FFFF]), or 0: an invalid sequence (a lead byte C0, C1 or
+ * F5-FF, a missing continuation, an overlong form, a surrogate, above
+ * U+10FFFF) or a character XML forbids. `p` is NUL-terminated, so a
+ * sequence cut short meets the NUL, which is no continuation byte. */
+static size_t xml_char(const unsigned char *p)
+{
+    unsigned char c = p[0];
+    if (c < 0x80)
+        return c >= 0x20 || c == '\t' || c == '\n' || c == '\r';
+    size_t n;
+    uint32_t cp;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3f);
+    }
+    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff ||
+        cp > 0x10ffff)
+        return 0;
+    return n;
+}
+
+/* XML text of s: markup escaped, and in an attribute the white space a
+ * parser would normalise given as references; a byte that starts no
+ * allowed character becomes U+FFFD, the replacement character. */
+static void xml_text(FILE *fp, const char *s, int attribute)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         unsigned char c = *p;
+        size_t n = xml_char(p);
+        if (n == 0) {
+            fputs("\xef\xbf\xbd", fp);
+            p++;
+            continue;
+        }
         if (c == '&')
             fputs("&amp;", fp);
         else if (c == '<')
@@ -129,31 +213,28 @@ static void xml_text(FILE *fp, const char *s)
             fputs("&gt;", fp);
         else if (c == '"')
             fputs("&quot;", fp);
-        else if (c < 0x20 && c != '\n' && c != '\t')
-            fputc('?', fp);
-        else if (c < 0x80)
-            fputc(c, fp);
-        else {
-            size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
-            size_t k = 1;
-            while (n && k < n && (p[k] & 0xc0) == 0x80)
-                k++;
-            if (n && k == n) {
-                fwrite(p, 1, n, fp);
-                p += n;
-                continue;
-            }
-            fputc('?', fp);
-        }
-        p++;
+        else if (c == '\r')
+            fputs("&#13;", fp);
+        else if (attribute && (c == '\n' || c == '\t'))
+            fputs(c == '\n' ? "&#10;" : "&#9;", fp);
+        else
+            fwrite(p, 1, n, fp);
+        p += n;
     }
 }
 
+/* Times in seconds with microseconds: a test case of a few packets takes
+ * well under a millisecond, which "%.3f" printed as 0.000. */
 int junit_write(const struct junit *j, const char *path, double seconds)
 {
-    FILE *fp = fopen(path, "w");
-    if (!fp)
+    if (j->out_of_memory) {
+        errno = ENOMEM;
         return -1;
+    }
+    struct output_file out;
+    if (output_file_open(&out, path) != 0)
+        return -1;
+    FILE *fp = out.fp;
     uint64_t failures = 0, errors = 0;
     for (size_t i = 0; i < j->count; i++) {
         failures += j->cases[i].invalid > 0;
@@ -162,22 +243,24 @@ int junit_write(const struct junit *j, const char *path, double seconds)
     fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(fp,
             "<testsuites name=\"bitsift validate\" tests=\"%zu\" failures=\"%llu\" "
-            "errors=\"%llu\" time=\"%.3f\">\n",
+            "errors=\"%llu\" time=\"%.6f\">\n",
             j->count, (unsigned long long)failures, (unsigned long long)errors, seconds);
     fprintf(fp,
             "  <testsuite name=\"bitsift validate\" tests=\"%zu\" failures=\"%llu\" "
-            "errors=\"%llu\" skipped=\"0\" time=\"%.3f\">\n",
+            "errors=\"%llu\" skipped=\"0\" time=\"%.6f\">\n",
             j->count, (unsigned long long)failures, (unsigned long long)errors, seconds);
     for (size_t i = 0; i < j->count; i++) {
         const struct junit_case *c = &j->cases[i];
         fputs("    <testcase classname=\"bitsift.validate\" name=\"", fp);
-        xml_text(fp, c->name);
+        xml_text(fp, c->name, 1);
+        if (c->seconds >= 0)
+            fprintf(fp, "\" time=\"%.6f", c->seconds);
         fputs("\">\n", fp);
         if (c->invalid) {
             fprintf(fp,
                     "      <failure type=\"invalid\" message=\"%llu of %llu packets invalid\">",
                     (unsigned long long)c->invalid, (unsigned long long)c->packets);
-            xml_text(fp, c->failures ? c->failures : "");
+            xml_text(fp, c->failures ? c->failures : "", 0);
             if (c->invalid > c->failure_lines)
                 fprintf(fp, "... %llu more\n",
                         (unsigned long long)(c->invalid - c->failure_lines));
@@ -193,9 +276,9 @@ int junit_write(const struct junit *j, const char *path, double seconds)
                 memcpy(first, c->error_text, k);
             first[k] = '\0';
             fputs("      <error type=\"input\" message=\"", fp);
-            xml_text(fp, first);
+            xml_text(fp, first, 1);
             fputs("\">", fp);
-            xml_text(fp, c->error_text ? c->error_text : "");
+            xml_text(fp, c->error_text ? c->error_text : "", 0);
             fputs("</error>\n", fp);
         }
         fprintf(fp, "      <system-out>%llu packet%s, %llu invalid</system-out>\n",
@@ -204,8 +287,5 @@ int junit_write(const struct junit *j, const char *path, double seconds)
         fputs("    </testcase>\n", fp);
     }
     fputs("  </testsuite>\n</testsuites>\n", fp);
-    int bad = ferror(fp);
-    if (fclose(fp) != 0 || bad)
-        return -1;
-    return 0;
+    return output_file_commit(&out);
 }

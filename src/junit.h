@@ -24,7 +24,11 @@ void junit_packet(struct junit *j, const char *failure);
 /* An input problem in the current case (or a case of its own when none is open). */
 void junit_error(struct junit *j, const char *source, const char *message);
 void junit_end_case(struct junit *j);
-/* Write the report; 0, or -1 with errno set. */
+/* Write the report (beside `path`, renamed over it when complete); 0, or
+ * -1 with errno set: ENOMEM when memory ran out while collecting (no
+ * incomplete report is written). Every name and message comes out as
+ * valid XML 1.0 (what it cannot hold becomes U+FFFD); each test case
+ * carries the time from its begin to its end, the suite the `seconds`. */
 int junit_write(const struct junit *j, const char *path, double seconds);
 
 #endif /* BITSIFT_JUNIT_H */

@@ -24,6 +24,7 @@ enum {
     OPT_PROTOCOL,
     OPT_PREFIX,
     OPT_IN_PLACE,
+    OPT_ALLOW_EMPTY,
     OPT_HELP = 'h',
     OPT_VERSION = 'V'
 };
@@ -32,7 +33,7 @@ struct command {
     const char *name;
     int (*run)(struct cli *c);
     /* short letters; J = --junit, M = --max-errors, A = --src/--dst, S = --strict,
-     * P = --protocol/--prefix, I = --in-place */
+     * P = --protocol/--prefix, I = --in-place, E = --allow-empty */
     const char *options;
     const char *usage;   /* arguments after the options */
     const char *summary;
@@ -42,8 +43,8 @@ struct command {
 static const struct command commands[] = {
     {"decode", cmd_decode, "sfpFcqS", "INPUT...", "print each packet's fields (text or NDJSON)", 1},
     {"dump", cmd_dump, "sfpcqS", "INPUT...", "bit-level annotated hex dump of each packet", 1},
-    {"validate", cmd_validate, "sfpFcqSJM", "INPUT...",
-     "check every packet; exit 0 when all are valid, 1 when not", 1},
+    {"validate", cmd_validate, "sfpFcqSJME", "INPUT...",
+     "check every packet; exit 0 when all are valid, 1 when not, 3 when none", 1},
     {"encode", cmd_encode, "sowqA", "[NDJSON...]",
      "write packets from NDJSON records (as decode prints them)", 0},
     {"stats", cmd_stats, "sfpFcqS", "INPUT...",
@@ -71,6 +72,7 @@ static const struct option long_options[] = {
     {"protocol", required_argument, NULL, OPT_PROTOCOL},
     {"prefix", required_argument, NULL, OPT_PREFIX},
     {"in-place", no_argument, NULL, OPT_IN_PLACE},
+    {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -97,11 +99,13 @@ static void help(void)
            "  -f, --filter EXPR     BPF filter for captures (tcpdump syntax)\n"
            "  -p, --port N          only UDP port N (same as -f 'udp port N')\n"
            "  -F, --format FORMAT   text (default) or json (NDJSON, one object a line)\n"
-           "  -c, --count N         stop after N packets\n"
+           "  -c, --count N         stop after N packets (0, the default: all)\n"
            "  -q, --quiet           decode: header lines only; others: no notes\n"
            "      --strict          reject data after the end of a packet\n"
            "      --junit FILE      validate: also write a JUnit XML report\n"
-           "      --max-errors N    validate: print at most N failures\n"
+           "      --max-errors N    validate: print at most N failures (0, the default:\n"
+           "                        all); every failure is still counted\n"
+           "      --allow-empty     validate: exit 0, not 3, when no packet was checked\n"
            "  -o, --output PATH     encode: raw packet files into directory PATH, or\n"
            "                        one packet into file PATH; seeds: the directory;\n"
            "                        reseal: the resealed file\n"
@@ -118,7 +122,9 @@ static void help(void)
            "sorted), or - for standard input.\n"
            "\n"
            "Exit status: 0 when all is well, 1 when a packet is invalid (validate) or a\n"
-           "record cannot be encoded (encode), 2 on a usage, schema, input or output error.\n"
+           "record cannot be encoded (encode), 2 on a usage, schema, input or output error,\n"
+           "3 when validate found no packet to check (a filter matched nothing, an empty\n"
+           "directory) and --allow-empty was not given.\n"
            "\n"
            "Examples:\n"
            "  %s decode examples/sample.pcap\n"
@@ -138,6 +144,17 @@ static void version(void)
            "terms of that license (the file COPYING). There is NO WARRANTY, to the extent\n"
            "permitted by law.\n",
            PACKAGE_VERSION, bitsift_version_string(), bitsift_crc32_implementation());
+}
+
+/* After --help or --version: the text must have reached standard output
+ * (a full disk, a closed pipe), else say so and exit 2. */
+static int stdout_status(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return EXIT_VALID;
+    fprintf(stderr, "%s: write error on standard output: %s\n", cli_program,
+            strerror(errno ? errno : EIO));
+    return EXIT_TROUBLE;
 }
 
 static int usage_error(const char *command, const char *message, const char *arg)
@@ -173,7 +190,8 @@ static void command_help(const struct command *cmd)
                         (*o == 'A' && (lo->val == OPT_SRC || lo->val == OPT_DST)) ||
                         (*o == 'S' && lo->val == OPT_STRICT) ||
                         (*o == 'P' && (lo->val == OPT_PROTOCOL || lo->val == OPT_PREFIX)) ||
-                        (*o == 'I' && lo->val == OPT_IN_PLACE);
+                        (*o == 'I' && lo->val == OPT_IN_PLACE) ||
+                        (*o == 'E' && lo->val == OPT_ALLOW_EMPTY);
             if (match)
                 printf(" --%s", lo->name);
         }
@@ -185,7 +203,8 @@ static int allowed(const struct command *cmd, int opt)
 {
     int letter = opt == OPT_JUNIT ? 'J' : opt == OPT_MAX_ERRORS ? 'M' :
                  opt == OPT_SRC || opt == OPT_DST ? 'A' : opt == OPT_STRICT ? 'S' :
-                 opt == OPT_PROTOCOL || opt == OPT_PREFIX ? 'P' : opt == OPT_IN_PLACE ? 'I' : opt;
+                 opt == OPT_PROTOCOL || opt == OPT_PREFIX ? 'P' : opt == OPT_IN_PLACE ? 'I' :
+                 opt == OPT_ALLOW_EMPTY ? 'E' : opt;
     return strchr(cmd->options, letter) != NULL;
 }
 
@@ -198,11 +217,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         help();
-        return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_VALID : EXIT_TROUBLE;
+        return stdout_status();
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         version();
-        return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_VALID : EXIT_TROUBLE;
+        return stdout_status();
     }
     const struct command *cmd = NULL;
     for (size_t i = 0; i < COMMAND_COUNT; i++)
@@ -234,11 +253,11 @@ int main(int argc, char **argv)
             return usage_error(cmd->name, "option needs an argument:", argv[optind - 1]);
         if (opt == OPT_HELP) {
             command_help(cmd);
-            return EXIT_VALID;
+            return stdout_status();
         }
         if (opt == OPT_VERSION) {
             version();
-            return EXIT_VALID;
+            return stdout_status();
         }
         if (!allowed(cmd, opt))
             return usage_error(cmd->name, "option not valid for this command:", option_name);
@@ -304,17 +323,19 @@ int main(int argc, char **argv)
         case OPT_IN_PLACE:
             c.in_place = 1;
             break;
+        case OPT_ALLOW_EMPTY:
+            c.allow_empty = 1;
+            break;
         }
     }
     c.inputs = argv + optind;
     c.input_count = (size_t)(argc - optind);
     if (cmd->inputs && c.input_count == 0)
         return usage_error(cmd->name, "no input given", NULL);
+    cli_catch_interrupts();
     int status = cmd->run(&c);
     cli_free(&c);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error on standard output\n", cli_program);
+    if (stdout_status() != EXIT_VALID)
         status = EXIT_TROUBLE;
-    }
     return status;
 }

@@ -13,13 +13,18 @@
  * capture makes one write(2) per few hundred packets. */
 #define OUT_BUFFER (256 * 1024)
 
+unsigned long out_memory_failures;
+
 void out_init(struct out *o, FILE *fp)
 {
     o->fp = fp;
     o->buf = malloc(OUT_BUFFER);
     o->cap = o->buf ? OUT_BUFFER : 0;
     o->len = 0;
+    o->limit = 0;
     o->failed = o->buf == NULL;
+    if (!o->buf)
+        out_memory_failures++;
 }
 
 /* Hand the buffered text to the stream (no fflush). */
@@ -50,14 +55,21 @@ int out_finish(struct out *o)
     return o->failed ? -1 : 0;
 }
 
-/* A memory buffer (fp NULL) grows; it is bounded by what the caller puts in. */
+/* A memory buffer (fp NULL) grows, up to its limit if it has one. */
 static int out_grow(struct out *o, size_t size)
 {
+    size_t limit = o->limit ? o->limit : SIZE_MAX;
+    if (size > limit - o->len) {
+        o->failed = 1;
+        return -1;
+    }
     size_t cap = o->cap ? o->cap : 256;
     while (cap - o->len < size)
-        cap *= 2;
+        cap = cap > limit / 2 ? limit : cap * 2;
     char *b = realloc(o->buf, cap);
     if (!b) {
+        if (!o->failed && !o->limit)
+            out_memory_failures++; /* a limited buffer's caller copes */
         o->failed = 1;
         return -1;
     }
@@ -71,7 +83,14 @@ void out_init_memory(struct out *o)
     o->fp = NULL;
     o->buf = NULL;
     o->cap = o->len = 0;
+    o->limit = 0;
     o->failed = 0;
+}
+
+void out_init_memory_limited(struct out *o, size_t limit)
+{
+    out_init_memory(o);
+    o->limit = limit;
 }
 
 void out_bytes_slow(struct out *o, const void *data, size_t size)
@@ -362,20 +381,38 @@ static size_t put_digits(char *buf, uint64_t v, unsigned width)
     return width;
 }
 
-static int64_t floor_div(int64_t a, int64_t b)
+/* Split sec into whole days since the epoch (rounded down) and the second
+ * of that day, for every int64 (days * 86400 would overflow near
+ * INT64_MIN: it is never formed). */
+static void split_days(int64_t sec, int64_t *days, int64_t *second_of_day)
 {
-    return a / b - (a % b != 0 && (a < 0) != (b < 0));
+    int64_t rest = sec % 86400;
+    *days = sec / 86400 - (rest < 0);
+    *second_of_day = rest < 0 ? rest + 86400 : rest;
 }
+
+/* The seconds RFC 3339 can write: 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
+#define RFC3339_FIRST_SECOND (-62167219200LL)
+#define RFC3339_LAST_SECOND  253402300799LL
 
 size_t format_time_rfc3339(char *buf, int64_t sec, uint32_t nsec)
 {
-    int64_t days = floor_div(sec, 86400);
-    int64_t rest = sec - days * 86400;
+    nsec %= 1000000000u;
+    /* Outside the four-digit years, saturate the whole time, not just
+     * the year: a reader then sees the end of the range, not a date that
+     * looks real. */
+    if (sec < RFC3339_FIRST_SECOND) {
+        sec = RFC3339_FIRST_SECOND;
+        nsec = 0;
+    } else if (sec > RFC3339_LAST_SECOND) {
+        sec = RFC3339_LAST_SECOND;
+        nsec = 999999999;
+    }
+    int64_t days, rest;
+    split_days(sec, &days, &rest);
     int64_t year;
     unsigned month, day;
     civil_from_days(days, &year, &month, &day);
-    if (year < 0 || year > 9999)
-        year = year < 0 ? 0 : 9999; /* outside RFC 3339: clamp the year */
     size_t n = 0;
     n += put_digits(buf + n, (uint64_t)year, 4);
     buf[n++] = '-';
@@ -389,7 +426,7 @@ size_t format_time_rfc3339(char *buf, int64_t sec, uint32_t nsec)
     buf[n++] = ':';
     n += put_digits(buf + n, (uint64_t)rest % 60, 2);
     buf[n++] = '.';
-    n += put_digits(buf + n, nsec % 1000000000u, 9);
+    n += put_digits(buf + n, nsec, 9);
     buf[n++] = 'Z';
     buf[n] = '\0';
     return n;
@@ -397,7 +434,8 @@ size_t format_time_rfc3339(char *buf, int64_t sec, uint32_t nsec)
 
 size_t format_time_of_day(char *buf, int64_t sec, uint32_t nsec)
 {
-    int64_t rest = sec - floor_div(sec, 86400) * 86400;
+    int64_t days, rest;
+    split_days(sec, &days, &rest);
     size_t n = 0;
     n += put_digits(buf + n, (uint64_t)rest / 3600, 2);
     buf[n++] = ':';
@@ -408,6 +446,13 @@ size_t format_time_of_day(char *buf, int64_t sec, uint32_t nsec)
     n += put_digits(buf + n, nsec % 1000000000u / 1000, 6);
     buf[n] = '\0';
     return n;
+}
+
+static unsigned days_in_month(unsigned year, unsigned month)
+{
+    static const unsigned char days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    return days[month - 1] + (month == 2 && leap);
 }
 
 /* Read exactly `width` digits. */
@@ -435,7 +480,8 @@ int parse_time_rfc3339(const char *text, int64_t *sec, uint32_t *nsec)
     if (read_digits(&p, 2, &hour) || *p++ != ':' || read_digits(&p, 2, &minute) || *p++ != ':' ||
         read_digits(&p, 2, &second))
         return -1;
-    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+    if (month < 1 || month > 12 || day < 1 || day > days_in_month(year, month) || hour > 23 ||
+        minute > 59 || second > 60)
         return -1;
     if (*p == '.') {
         p++;
@@ -458,7 +504,8 @@ int parse_time_rfc3339(const char *text, int64_t *sec, uint32_t *nsec)
     } else if (*p == '+' || *p == '-') {
         int sign = *p++ == '-' ? -1 : 1;
         unsigned oh, om;
-        if (read_digits(&p, 2, &oh) || *p++ != ':' || read_digits(&p, 2, &om))
+        if (read_digits(&p, 2, &oh) || *p++ != ':' || read_digits(&p, 2, &om) || oh > 23 ||
+            om > 59)
             return -1;
         offset = sign * (int64_t)(oh * 3600 + om * 60);
     } else {

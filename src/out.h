@@ -19,12 +19,23 @@ struct out {
     FILE *fp; /* NULL: a memory buffer */
     char *buf;
     size_t len, cap;
-    int failed; /* a write failed (disk full, closed pipe) */
+    size_t limit; /* a memory buffer grows to at most this; 0: no limit */
+    int failed; /* a write failed (disk full, closed pipe), or a memory
+                 * buffer reached its limit or found no memory */
 };
+
+/* Every time a buffer could not get memory (a stream's at out_init, a
+ * memory buffer's as it grew): text was lost. The commands report it as
+ * an error at the end of the run (cli_report_counts). */
+extern unsigned long out_memory_failures;
 
 void out_init(struct out *o, FILE *fp);
 /* A growing memory buffer instead of a stream: o->buf, o->len hold the text. */
 void out_init_memory(struct out *o);
+/* The same, growing to at most `limit` bytes: past it o->failed is set and
+ * the text stops growing (not counted in out_memory_failures: the caller
+ * asked for the limit and deals with it). */
+void out_init_memory_limited(struct out *o, size_t limit);
 /* Flush and free; returns 0, or -1 when any write failed. */
 int out_finish(struct out *o);
 void out_flush(struct out *o);

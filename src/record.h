@@ -25,7 +25,20 @@ void record_reason(struct out *o, const bitsift_failure *f);
 /* {"kind":"range","field":"a.b","bit":B,"message":"...","expected":E,"got":G} */
 void record_json_error(struct out *o, const bitsift_result *res);
 
-/* ,"protocol":"name" and, when the packet type is known, ,"type":"Name". */
+/*
+ * Which protocol a packet was read with. Two schemas may share a name (two
+ * versions of one protocol), never an id, so every output names the id,
+ * and the version when the schema declares one:
+ *   text  "arena [0x67fd3ec9]", "arena/2 [0x1a2b3c4d]" (name/version is
+ *         what the id is hashed from)
+ *   JSON  "protocol":"arena","protocol_id":"0x1a2b3c4d","version":2 (no
+ *         comma before or after)
+ */
+void record_text_protocol(struct out *o, const bitsift_schema *schema);
+void record_json_protocol_id(struct out *o, const bitsift_schema *schema);
+
+/* A comma, record_json_protocol_id, then ,"type":"Name" when the type is
+ * known. */
 void record_json_protocol(struct out *o, const bitsift_schema *schema, const bitsift_result *res);
 
 /* "field.path @bit B: reason" (the field is "packet" when the failure has no path). */

@@ -13,6 +13,12 @@ EXTRA_DIST += tests/vectors tests/vectors-hostile tests/vectors-wrong tests/make
 # (Scripts go in EXTRA_DIST, which keeps their mode: no variable that
 # another area's .mk might also assign.)
 EXTRA_DIST += tests/replay-handmade.sh tests/replay-hostile.sh tests/replay-selftest.sh
+# The same vectors through the schema path: tests/vector-schema writes a
+# schema of each vector's ops, bitsift decode -F json reads its bytes, and
+# the tool checks the record (tests/replay-schema.sh; a TAP SKIP without
+# $VECTORS_DIR), and the hand-made tests/vectors; its self-test runs it
+# over tests/vectors-wrong.
+EXTRA_DIST += tests/replay-schema.sh tests/replay-schema-handmade.sh tests/replay-schema-selftest.sh
 
 if HAVE_JANSSON
 check_PROGRAMS += tests/replay-vectors
@@ -21,6 +27,11 @@ tests_replay_vectors_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_replay_vectors_LDADD = lib/libbitsift.la $(JANSSON_LIBS)
 TESTS += tests/replay-vectors tests/replay-handmade.sh tests/replay-hostile.sh \
 	tests/replay-selftest.sh
+check_PROGRAMS += tests/vector-schema
+tests_vector_schema_SOURCES = tests/vector_schema.c
+tests_vector_schema_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_vector_schema_LDADD = $(JANSSON_LIBS)
+TESTS += tests/replay-schema.sh tests/replay-schema-handmade.sh tests/replay-schema-selftest.sh
 endif
 
 # --- Unit tests (cmocka, TAP through CMOCKA_MESSAGE_OUTPUT) --------------

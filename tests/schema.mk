@@ -51,10 +51,11 @@ SCHEMA_CORPUS_FILES = \
 	corpus/schemas/previous_outside_array.bss \
 	corpus/schemas/protocol_id_too_big.bss \
 	corpus/schemas/protocol_without_id.bss \
+	corpus/schemas/range_overflow.bss \
 	corpus/schemas/recursive_type.bss \
 	corpus/schemas/reference_into_array.bss \
 	corpus/schemas/reserved_name.bss \
-	corpus/schemas/resolution_too_fine.bss \
+	corpus/schemas/resolution_underflow.bss \
 	corpus/schemas/resolution_zero.bss \
 	corpus/schemas/self_reference.bss \
 	corpus/schemas/smallest_three_too_wide.bss \

@@ -65,6 +65,10 @@ void bitsift_schema_free(bitsift_schema *s);
 const char *bitsift_schema_name(const bitsift_schema *s);
 /* The 32-bit protocol id (declared, or hashed from name and version). */
 uint32_t bitsift_schema_protocol_id(const bitsift_schema *s);
+/* Whether the protocol was declared with "version N" (then *version, when
+ * not NULL, gets N): two versions of one protocol share the name and
+ * differ in the id. */
+bool bitsift_schema_version(const bitsift_schema *s, uint32_t *version);
 /* The framing the packets use (CRC, type field, end check, prefix). */
 const bitsift_framing *bitsift_schema_framing(const bitsift_schema *s);
 

@@ -271,6 +271,62 @@ static void times(void **state)
     assert_int_not_equal(parse_time_rfc3339("", &sec, &nsec), 0);
 }
 
+/* Timestamps a capture can hold (a pcapng if_tsoffset of INT64_MIN, say)
+ * format without overflow: the time of day exactly, the date saturated at
+ * the ends of what RFC 3339 can write. */
+static void extreme_times(void **state)
+{
+    (void)state;
+    char buf[48];
+    format_time_rfc3339(buf, INT64_MIN, 0);
+    assert_string_equal(buf, "0000-01-01T00:00:00.000000000Z");
+    format_time_rfc3339(buf, INT64_MAX, 999999999);
+    assert_string_equal(buf, "9999-12-31T23:59:59.999999999Z");
+    format_time_rfc3339(buf, -62167219201, 5); /* the second before 0000-01-01 */
+    assert_string_equal(buf, "0000-01-01T00:00:00.000000000Z");
+    format_time_rfc3339(buf, -62167219200, 5); /* 0000-01-01 itself */
+    assert_string_equal(buf, "0000-01-01T00:00:00.000000005Z");
+    format_time_rfc3339(buf, 253402300800, 0); /* 10000-01-01 */
+    assert_string_equal(buf, "9999-12-31T23:59:59.999999999Z");
+    format_time_rfc3339(buf, -1, 0);
+    assert_string_equal(buf, "1969-12-31T23:59:59.000000000Z");
+    format_time_of_day(buf, INT64_MIN, 0);
+    assert_string_equal(buf, "08:29:52.000000");
+    format_time_of_day(buf, INT64_MAX, 999999999);
+    assert_string_equal(buf, "15:30:07.999999");
+    format_time_of_day(buf, -1, 0);
+    assert_string_equal(buf, "23:59:59.000000");
+}
+
+/* Dates that do not exist and offsets beyond 23:59 are refused. */
+static void invalid_dates(void **state)
+{
+    (void)state;
+    int64_t sec;
+    uint32_t nsec;
+    static const char *const bad[] = {
+        "2026-02-31T00:00:00Z", "2026-02-29T00:00:00Z", "2100-02-29T00:00:00Z",
+        "2026-04-31T00:00:00Z", "2026-00-10T00:00:00Z", "2026-01-00T00:00:00Z",
+        "2026-01-01T00:00:00+99:99", "2026-01-01T00:00:00+24:00", "2026-01-01T00:00:00-00:60",
+        "2026-01-01T24:00:00Z", "2026-01-01T00:60:00Z",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (parse_time_rfc3339(bad[i], &sec, &nsec) == 0)
+            fail_msg("%s accepted", bad[i]);
+    static const char *const good[] = {
+        "2024-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2026-12-31T23:59:60Z",
+        "2026-01-01T00:00:00+23:59", "2026-01-01T00:00:00-23:59", "0000-01-01T00:00:00Z",
+        "9999-12-31T23:59:59.999999999Z",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        if (parse_time_rfc3339(good[i], &sec, &nsec) != 0)
+            fail_msg("%s refused", good[i]);
+    assert_int_equal(parse_time_rfc3339("9999-12-31T23:59:59Z", &sec, &nsec), 0);
+    assert_int_equal(sec, 253402300799);
+    assert_int_equal(parse_time_rfc3339("0000-01-01T00:00:00Z", &sec, &nsec), 0);
+    assert_int_equal(sec, -62167219200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +335,8 @@ int main(void)
         cmocka_unit_test(float_spellings),
         cmocka_unit_test(floats_round_trip),
         cmocka_unit_test(times),
+        cmocka_unit_test(extreme_times),
+        cmocka_unit_test(invalid_dates),
         cmocka_unit_test(long_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

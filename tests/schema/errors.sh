@@ -58,6 +58,21 @@ case "$got" in
 *) result not-ok "missing file: got '$got'" ;;
 esac
 
+# A step count above 4294967040 is clamped to it, as the reference and the
+# library do, not refused (2e6 / 1e-5 = 2e11 steps, 32 bits).
+printf 'protocol p { version 1; }\npacket a { compressed_float(-1000000, 1000000, 0.00001) x; }\n' \
+    >"$tmp/huge-steps.bss"
+got=$("$tool" check "$tmp/huge-steps.bss" 2>&1)
+if [ "$got" = ok ]; then result ok "a step count above 2^32 is clamped"; else
+    result not-ok "a step count above 2^32: got '$got'"; fi
+
+# A real may start with its point.
+printf 'protocol p { version 1; }\npacket a { compressed_float(-.5, .5, .25e-2) x; }\n' \
+    >"$tmp/point.bss"
+got=$("$tool" check "$tmp/point.bss" 2>&1)
+if [ "$got" = ok ]; then result ok "a real written .5 is read"; else
+    result not-ok "a real written .5: got '$got'"; fi
+
 for ex in shooter article scenes robocat; do
     f="$top_srcdir/examples/$ex.bss"
     [ -f "$f" ] || continue
