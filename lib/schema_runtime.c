@@ -213,7 +213,7 @@ void schema_plant(enum schema_plant_path path, bitsift_result *res)
             if (strcmp(want, names[i]) == 0)
                 planted = i;
     }
-    if ((int)path == planted && res->status == BITSIFT_OK && res->bits % 61 == 17)
+    if ((int)path == planted && res->status == BITSIFT_OK && res->bits % 3 == 1)
         res->bits++;
 }
 #endif

@@ -16,10 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bitsift/fuzz.h"
 #include "cli.h"
+#include "output_file.h"
 
 /* The largest packet file reseal reads: far above any UDP datagram. */
 #define MAX_PACKET (1u << 20)
@@ -58,25 +58,24 @@ static uint8_t *read_packet(const char *path, size_t *size)
     return data;
 }
 
+/* Write the packet to `path` through a temporary file beside it
+ * (output_file.c), or to standard output for "-". */
 static int write_packet(const char *path, const uint8_t *data, size_t size)
 {
     if (strcmp(path, "-") == 0)
         return fwrite(data, 1, size, stdout) == size ? 0 : -1;
-    char tmp[4200];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= sizeof tmp) {
-        cli_error("%s: path too long", path);
-        return -1;
-    }
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp) {
-        cli_error("%s: %s", tmp, strerror(errno));
-        return -1;
-    }
-    bool ok = fwrite(data, 1, size, fp) == size;
-    ok = (fclose(fp) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
+    struct output_file f;
+    if (output_file_open(&f, path) != 0) {
         cli_error("%s: %s", path, strerror(errno));
-        remove(tmp);
+        return -1;
+    }
+    if (fwrite(data, 1, size, f.fp) != size) {
+        cli_error("%s: %s", path, strerror(errno));
+        output_file_discard(&f);
+        return -1;
+    }
+    if (output_file_commit(&f) != 0) {
+        cli_error("%s: %s", path, strerror(errno));
         return -1;
     }
     return 0;

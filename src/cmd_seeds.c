@@ -13,16 +13,16 @@
  * the encoder's buffer is tried again emptier, down to fill 0.
  *
  * Files are DIR/<protocol>-<packet>-<fill>-<n>, written beside their name
- * and renamed into place. DIR must exist (as for a fuzzer's corpus).
+ * and renamed into place (output_file.c). DIR must exist (as for a fuzzer's corpus).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "output_file.h"
 
 /* The largest seed: far above any datagram, so that a full 1024-slot
  * sparse array of structs still fits. */
@@ -32,25 +32,27 @@
 
 static const unsigned fills[] = {0, 50, 100};
 
-/* Write `size` bytes to DIR/NAME through a temporary file. */
+/* Write `size` bytes to DIR/NAME through a temporary file beside it
+ * (output_file.c). */
 static int write_seed(const char *dir, const char *name, const uint8_t *data, size_t size)
 {
-    char path[4096], tmp[4200];
+    char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
         cli_error("%s/%s: path too long", dir, name);
         return -1;
     }
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp) {
-        cli_error("%s: %s", tmp, strerror(errno));
+    struct output_file f;
+    if (output_file_open(&f, path) != 0) {
+        cli_error("%s: %s", path, strerror(errno));
         return -1;
     }
-    bool ok = fwrite(data, 1, size, fp) == size;
-    ok = (fclose(fp) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
+    if (fwrite(data, 1, size, f.fp) != size) {
         cli_error("%s: %s", path, strerror(errno));
-        remove(tmp);
+        output_file_discard(&f);
+        return -1;
+    }
+    if (output_file_commit(&f) != 0) {
+        cli_error("%s: %s", path, strerror(errno));
         return -1;
     }
     return 0;
