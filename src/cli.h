@@ -112,5 +112,6 @@ int cmd_validate(struct cli *c);
 int cmd_encode(struct cli *c);
 int cmd_stats(struct cli *c);
 int cmd_schema(struct cli *c);
+int cmd_diagnose(struct cli *c);
 
 #endif /* BITSIFT_CLI_H */

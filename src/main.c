@@ -47,6 +47,8 @@ static const struct command commands[] = {
     {"stats", cmd_stats, "sfpFcqS", "INPUT...",
      "packets per type and error, bits per field (bandwidth profile)", 1},
     {"schema", cmd_schema, "", "FILE", "check a schema and print each packet type's layout", 1},
+    {"diagnose", cmd_diagnose, "sfpFcqS", "INPUT...",
+     "find the schema change that explains failing packets (first -s: the schema)", 1},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

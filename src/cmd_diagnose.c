@@ -1,0 +1,440 @@
+/*
+ * cmd_diagnose.c -- `bitsift diagnose -s SCHEMA [-s OTHER ...] INPUT...`:
+ * which change of the schema explains the packets that fail it. Packets
+ * are checked with the first schema; for each packet type with failures
+ * the candidate changes (drift_candidates.c), and the other schemas as
+ * wholes, are ranked by the failing packets they make valid, then the
+ * valid packets they break, then the size of the change (diagnose.c).
+ * Each is printed as a diff of the schema lines it changes:
+ *
+ *     #1  explains 152/152 failing, breaks 0/148 valid: players[].yaw: 8 -> 9 bits
+ *         shooter.bss:36
+ *         -    int(-127, 127) yaw;
+ *         +    int(-255, 255) yaw;
+ *
+ * -F json prints one record per packet type and a summary. Exit 0 when
+ * every packet was valid, 1 when some failed (diagnosed or not), 2 on a
+ * usage, schema or input error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diagnose.h"
+
+/* Candidates printed per packet type (more when tied with the last). */
+#define SHOW_RANKS 5
+#define SHOW_LINES_MAX 12
+
+struct diagnose_run {
+    struct cli *cli;
+    struct diagnosis d;
+    struct out out;
+    int nomem;
+};
+
+/* Read a schema file whole, at most BITSIFT_SCHEMA_MAX_TEXT bytes (one
+ * more is read to tell "too large"). */
+static char *read_schema_text(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error("%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = BITSIFT_SCHEMA_MAX_TEXT + 1;
+    char *buf = malloc(cap + 1);
+    size_t n = buf ? fread(buf, 1, cap, f) : 0;
+    int bad = !buf || ferror(f);
+    fclose(f);
+    if (bad) {
+        cli_error("%s: %s", path, buf ? "read error" : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    if (n > BITSIFT_SCHEMA_MAX_TEXT) {
+        cli_error("%s: schema larger than 1 MiB", path);
+        free(buf);
+        return NULL;
+    }
+    buf[n] = 0;
+    *size = n;
+    return buf;
+}
+
+static bitsift_schema *compile_or_report(const char *text, size_t size, const char *path)
+{
+    bitsift_schema_error err;
+    bitsift_schema *s = text ? bitsift_schema_compile(text, size, path, &err)
+                             : bitsift_schema_load_file(path, &err);
+    if (!s) {
+        fflush(stdout);
+        if (err.message[0])
+            fprintf(stderr, "%s\n", err.message);
+        else
+            cli_error("%s: cannot load schema", path);
+    }
+    return s;
+}
+
+static int on_packet(void *ctx, const struct input_packet *p)
+{
+    struct diagnose_run *r = ctx;
+    if (!diagnosis_add(&r->d, p->data, p->size)) {
+        r->nomem = 1;
+        return 1;
+    }
+    return r->cli->count && r->d.packets >= r->cli->count;
+}
+
+/* ---- the diff of a candidate ------------------------------------------------- */
+
+static size_t line_begin(const char *text, size_t pos)
+{
+    while (pos > 0 && text[pos - 1] != '\n')
+        pos--;
+    return pos;
+}
+
+static size_t line_after(const char *text, size_t size, size_t pos)
+{
+    while (pos < size && text[pos] != '\n')
+        pos++;
+    return pos < size ? pos + 1 : pos;
+}
+
+static unsigned line_number(const char *text, size_t pos)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < pos; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/* The lines the edit touches, before [*a, *b) and after [*a, *nb) in the
+ * edited text. A whole line inserted touches no line before. */
+static void edit_lines(const char *text, size_t size, const struct drift_candidate *c, size_t *a,
+                       size_t *b, size_t *nb)
+{
+    size_t add = strlen(c->text);
+    *a = line_begin(text, c->start);
+    if (c->start == c->end && c->start == *a && add && c->text[add - 1] == '\n')
+        *b = *a;
+    else if (c->end > c->start && text[c->end - 1] == '\n')
+        *b = c->end;
+    else
+        *b = line_after(text, size, c->end);
+    *nb = *b - (c->end - c->start) + add;
+}
+
+static void out_lines(struct out *o, const char *indent, char mark, const char *text, size_t a,
+                      size_t b)
+{
+    while (a < b) {
+        size_t e = a;
+        while (e < b && text[e] != '\n')
+            e++;
+        out_str(o, indent);
+        out_char(o, mark);
+        out_bytes(o, text + a, e - a);
+        out_char(o, '\n');
+        a = e < b ? e + 1 : e;
+    }
+}
+
+/* JSON array of the lines text[a, b). */
+static void json_lines(struct out *o, const char *text, size_t a, size_t b)
+{
+    out_char(o, '[');
+    for (bool first = true; a < b; first = false) {
+        size_t e = a;
+        while (e < b && text[e] != '\n')
+            e++;
+        if (!first)
+            out_char(o, ',');
+        out_json_string(o, text + a, e - a);
+        a = e < b ? e + 1 : e;
+    }
+    out_char(o, ']');
+}
+
+/* ---- text -------------------------------------------------------------------- */
+
+static const char *group_name(const struct diagnosis *d, const struct diagnose_group *g)
+{
+    if (g->crc)
+        return "(CRC mismatch)";
+    if (g->packet_type < 0)
+        return "(packet type not read)";
+    return bitsift_schema_packet_name(d->schema, (unsigned)g->packet_type);
+}
+
+static void text_candidate(struct out *o, const struct diagnose_run *r,
+                           const struct diagnose_report *rep, const struct diagnose_ranked *c)
+{
+    const struct diagnosis *d = &r->d;
+    char head[32];
+    snprintf(head, sizeof head, "#%zu%s", c->rank, c->tied ? "=" : "");
+    out_str(o, "  ");
+    out_str(o, head);
+    out_repeat(o, ' ', strlen(head) < 4 ? 4 - strlen(head) : 1);
+    out_str(o, "explains ");
+    out_u64(o, c->explained);
+    out_char(o, '/');
+    out_u64(o, rep->failing_measured);
+    out_str(o, " failing, breaks ");
+    out_u64(o, c->broken);
+    out_char(o, '/');
+    out_u64(o, rep->valid_measured);
+    out_str(o, " valid: ");
+    out_str(o, c->c.what);
+    out_str(o, " [");
+    out_str(o, drift_family_name(c->c.family));
+    out_str(o, "]\n");
+    if (c->c.family == DRIFT_SCHEMA) {
+        const bitsift_schema *other = d->others[c->c.schema];
+        char line[256];
+        snprintf(line, sizeof line, "      protocol %s, id 0x%08x\n", bitsift_schema_name(other),
+                 bitsift_schema_protocol_id(other));
+        out_str(o, line);
+        return;
+    }
+    size_t a, b, nb, n;
+    char *edited = drift_apply(d->text, d->size, &c->c, &n);
+    if (!edited) {
+        out_str(o, "      (out of memory for the diff)\n");
+        return;
+    }
+    edit_lines(d->text, d->size, &c->c, &a, &b, &nb);
+    char where[320];
+    snprintf(where, sizeof where, "      %s:%u\n", d->path, line_number(d->text, a));
+    out_str(o, where);
+    out_lines(o, "      ", '-', d->text, a, b);
+    out_lines(o, "      ", '+', edited, a, nb);
+    free(edited);
+}
+
+static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
+                       const struct diagnose_report *rep)
+{
+    struct out *o = &r->out;
+    const struct diagnosis *d = &r->d;
+    out_str(o, "\npacket ");
+    out_str(o, group_name(d, g));
+    out_str(o, ": ");
+    out_u64(o, g->tally.invalid);
+    out_str(o, g->tally.invalid == 1 ? " failing" : " failing");
+    error_tally_text_kinds(o, &g->tally, " (", ", ", ")");
+    if (rep->failing_measured < g->tally.invalid) {
+        out_str(o, "; measured on a sample of ");
+        out_u64(o, rep->failing_measured);
+    }
+    out_char(o, '\n');
+    if (rep->count == 0) {
+        if (g->crc || g->packet_type < 0)
+            out_str(o, "  no other schema (-s) explains them: another protocol or version, or "
+                       "damaged packets\n");
+        else
+            out_str(o, "  no candidate change explains any of them\n");
+    }
+    size_t shown = 0;
+    for (size_t i = 0; i < rep->count; i++) {
+        const struct diagnose_ranked *c = &rep->ranked[i];
+        if (c->rank > SHOW_RANKS || shown >= SHOW_LINES_MAX) {
+            size_t more = rep->count - i;
+            size_t tied = 0;
+            while (i + tied < rep->count && rep->ranked[i + tied].rank == c->rank)
+                tied++;
+            if (shown >= SHOW_LINES_MAX && c->rank <= SHOW_RANKS && tied) {
+                char line[128];
+                snprintf(line, sizeof line, "  ... %zu more tied at #%zu\n", tied, c->rank);
+                out_str(o, line);
+            }
+            (void)more;
+            break;
+        }
+        text_candidate(o, r, rep, c);
+        shown++;
+    }
+    char line[256];
+    snprintf(line, sizeof line,
+             "  (%zu candidate changes, %zu compiled, the best %zu measured on every sampled "
+             "packet)\n",
+             rep->tried, rep->compiled, rep->finalists);
+    out_str(o, line);
+}
+
+/* ---- JSON -------------------------------------------------------------------- */
+
+static void json_group(struct diagnose_run *r, const struct diagnose_group *g,
+                       const struct diagnose_report *rep)
+{
+    struct out *o = &r->out;
+    const struct diagnosis *d = &r->d;
+    out_str(o, "{\"packet_type\":");
+    if (g->packet_type >= 0) {
+        const char *name = group_name(d, g);
+        out_json_string(o, name, strlen(name));
+    } else {
+        out_str(o, "null");
+    }
+    out_str(o, ",\"crc_mismatch\":");
+    out_str(o, g->crc ? "true" : "false");
+    out_str(o, ",\"failing\":");
+    out_u64(o, g->tally.invalid);
+    out_char(o, ',');
+    error_tally_json_kinds(o, &g->tally);
+    out_str(o, ",\"measured_failing\":");
+    out_u64(o, rep->failing_measured);
+    out_str(o, ",\"measured_valid\":");
+    out_u64(o, rep->valid_measured);
+    out_str(o, ",\"candidates_tried\":");
+    out_u64(o, rep->tried);
+    out_str(o, ",\"candidates_compiled\":");
+    out_u64(o, rep->compiled);
+    out_str(o, ",\"candidates\":[");
+    for (size_t i = 0; i < rep->count && rep->ranked[i].rank <= SHOW_RANKS; i++) {
+        const struct diagnose_ranked *c = &rep->ranked[i];
+        if (i)
+            out_char(o, ',');
+        out_str(o, "{\"rank\":");
+        out_u64(o, c->rank);
+        out_str(o, ",\"tied\":");
+        out_str(o, c->tied ? "true" : "false");
+        out_str(o, ",\"family\":\"");
+        out_str(o, drift_family_name(c->c.family));
+        out_str(o, "\",\"explained\":");
+        out_u64(o, c->explained);
+        out_str(o, ",\"broken\":");
+        out_u64(o, c->broken);
+        out_str(o, ",\"change\":");
+        out_json_string(o, c->c.what, strlen(c->c.what));
+        if (c->c.family == DRIFT_SCHEMA) {
+            out_str(o, ",\"schema\":");
+            const char *path = d->other_paths[c->c.schema];
+            out_json_string(o, path, strlen(path));
+        } else {
+            size_t a, b, nb, n;
+            char *edited = drift_apply(d->text, d->size, &c->c, &n);
+            if (!edited) {
+                r->nomem = 1;
+                break;
+            }
+            edit_lines(d->text, d->size, &c->c, &a, &b, &nb);
+            out_str(o, ",\"line\":");
+            out_u64(o, line_number(d->text, a));
+            out_str(o, ",\"offset\":");
+            out_u64(o, c->c.start);
+            out_str(o, ",\"length\":");
+            out_u64(o, c->c.end - c->c.start);
+            out_str(o, ",\"replacement\":");
+            out_json_string(o, c->c.text, strlen(c->c.text));
+            out_str(o, ",\"remove\":");
+            json_lines(o, d->text, a, b);
+            out_str(o, ",\"add\":");
+            json_lines(o, edited, a, nb);
+            free(edited);
+        }
+        out_char(o, '}');
+    }
+    out_str(o, "]}\n");
+}
+
+/* ---- the command -------------------------------------------------------------- */
+
+int cmd_diagnose(struct cli *c)
+{
+    if (c->schema_path_count == 0) {
+        c->schema_paths[0] = cli_default_schema();
+        c->schema_path_count = 1;
+    }
+    size_t size = 0;
+    char *text = read_schema_text(c->schema_paths[0], &size);
+    if (!text)
+        return EXIT_TROUBLE;
+    bitsift_schema *schema = compile_or_report(text, size, c->schema_paths[0]);
+    if (!schema) {
+        free(text);
+        return EXIT_TROUBLE;
+    }
+    c->schemas[c->schema_count++] = schema;
+    for (size_t i = 1; i < c->schema_path_count; i++) {
+        bitsift_schema *other = compile_or_report(NULL, 0, c->schema_paths[i]);
+        if (!other) {
+            free(text);
+            return EXIT_TROUBLE;
+        }
+        c->schemas[c->schema_count++] = other;
+    }
+    struct diagnose_run r;
+    memset(&r, 0, sizeof r);
+    r.cli = c;
+    if (!diagnosis_init(&r.d, schema, text, size, c->schema_paths[0])) {
+        free(text);
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
+    }
+    r.d.flags = c->strict ? BITSIFT_DECODE_STRICT : 0;
+    r.d.others = c->schemas + 1;
+    r.d.other_paths = c->schema_paths + 1;
+    r.d.other_count = c->schema_count - 1;
+    out_init(&r.out, stdout);
+    c->stdout_buffer = &r.out;
+
+    struct input_options options;
+    cli_input_options(c, &options);
+    struct input_handler h = {.ctx = &r, .packet = on_packet, .problem = cli_report_problem,
+                              .problem_ctx = c};
+    struct input_counts counts = {0};
+    input_run(c->inputs, c->input_count, &options, &h, &counts);
+
+    struct diagnosis *d = &r.d;
+    if (c->format == FORMAT_TEXT && !r.nomem) {
+        char line[256];
+        snprintf(line, sizeof line, "%llu packets: %llu valid, %llu invalid\n",
+                 (unsigned long long)d->packets, (unsigned long long)d->valid,
+                 (unsigned long long)(d->packets - d->valid));
+        out_str(&r.out, line);
+    }
+    for (size_t g = 0; g < d->group_count && !r.nomem; g++) {
+        const struct diagnose_group *group = &d->groups[g];
+        if (!group->tally.invalid)
+            continue;
+        struct diagnose_report rep;
+        if (!diagnosis_run(d, g, &rep)) {
+            r.nomem = 1;
+            break;
+        }
+        if (c->format == FORMAT_JSON)
+            json_group(&r, group, &rep);
+        else
+            text_group(&r, group, &rep);
+        diagnose_report_free(&rep);
+    }
+    if (c->format == FORMAT_JSON && !r.nomem) {
+        out_str(&r.out, "{\"summary\":{\"packets\":");
+        out_u64(&r.out, d->packets);
+        out_str(&r.out, ",\"valid\":");
+        out_u64(&r.out, d->valid);
+        out_str(&r.out, ",\"invalid\":");
+        out_u64(&r.out, d->packets - d->valid);
+        out_str(&r.out, ",\"not_sampled\":");
+        out_u64(&r.out, d->not_sampled);
+        out_str(&r.out, "}}\n");
+    }
+    c->stdout_buffer = NULL;
+    int failed = out_finish(&r.out) != 0;
+    cli_report_counts(c, &counts);
+    uint64_t invalid = d->packets - d->valid;
+    diagnosis_free(d);
+    free(text);
+    if (r.nomem) {
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
+    }
+    if (failed || cli_had_trouble(c, &counts))
+        return EXIT_TROUBLE;
+    return invalid ? EXIT_INVALID : EXIT_VALID;
+}
