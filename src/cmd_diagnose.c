@@ -7,10 +7,11 @@
  * valid packets they break, then the size of the change (diagnose.c).
  * Each is printed as a diff of the schema lines it changes:
  *
- *     #1  explains 152/152 failing, breaks 0/148 valid: players[].yaw: 8 -> 9 bits
- *         shooter.bss:36
- *         -    int(-127, 127) yaw;
- *         +    int(-255, 255) yaw;
+ *     #1  players[].armor: 7 -> 8 bits, range 0..255 [range]
+ *         explains 53/53 failing, breaks 0/116 valid, reads 169/169 exactly
+ *         examples/shooter.bss:38
+ *         -    int(0, 100) armor;
+ *         +    int(0, 255) armor;
  *
  * -F json prints one record per packet type and a summary. Exit 0 when
  * every packet was valid, 1 when some failed (diagnosed or not), 2 on a
@@ -180,7 +181,10 @@ static void text_candidate(struct out *o, const struct diagnose_run *r,
     out_str(o, "  ");
     out_str(o, head);
     out_repeat(o, ' ', strlen(head) < 4 ? 4 - strlen(head) : 1);
-    out_str(o, "explains ");
+    out_str(o, c->c.what);
+    out_str(o, " [");
+    out_str(o, drift_family_name(c->c.family));
+    out_str(o, "]\n      explains ");
     out_u64(o, c->explained);
     out_char(o, '/');
     out_u64(o, rep->failing_measured);
@@ -188,11 +192,11 @@ static void text_candidate(struct out *o, const struct diagnose_run *r,
     out_u64(o, c->broken);
     out_char(o, '/');
     out_u64(o, rep->valid_measured);
-    out_str(o, " valid: ");
-    out_str(o, c->c.what);
-    out_str(o, " [");
-    out_str(o, drift_family_name(c->c.family));
-    out_str(o, "]\n");
+    out_str(o, " valid, reads ");
+    out_u64(o, c->exact);
+    out_char(o, '/');
+    out_u64(o, rep->failing_measured + rep->valid_measured);
+    out_str(o, " exactly\n");
     if (c->c.family == DRIFT_SCHEMA) {
         const bitsift_schema *other = d->others[c->c.schema];
         char line[256];
@@ -209,8 +213,12 @@ static void text_candidate(struct out *o, const struct diagnose_run *r,
     }
     edit_lines(d->text, d->size, &c->c, &a, &b, &nb);
     char where[320];
-    snprintf(where, sizeof where, "      %s:%u\n", d->path, line_number(d->text, a));
+    snprintf(where, sizeof where, "      %s:%u\n", d->path,
+             line_number(d->text, a == b && a > 0 ? a - 1 : a));
     out_str(o, where);
+    /* A line inserted: the line before it, for where. */
+    if (a == b && a > 0)
+        out_lines(o, "      ", ' ', d->text, line_begin(d->text, a - 1), a);
     out_lines(o, "      ", '-', d->text, a, b);
     out_lines(o, "      ", '+', edited, a, nb);
     free(edited);
@@ -259,11 +267,15 @@ static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
         shown++;
     }
     char line[256];
-    snprintf(line, sizeof line,
-             "  (%zu candidate changes, %zu compiled, the best %zu measured on every sampled "
-             "packet)\n",
-             rep->tried, rep->compiled, rep->finalists);
+    snprintf(line, sizeof line, "  (%zu candidate changes tried, %zu compiled", rep->tried,
+             rep->compiled);
     out_str(o, line);
+    if (rep->measured[1] || rep->measured[2]) {
+        snprintf(line, sizeof line, "; the best %zu, then %zu, measured on more packets",
+                 rep->measured[1], rep->measured[2]);
+        out_str(o, line);
+    }
+    out_str(o, ")\n");
 }
 
 /* ---- JSON -------------------------------------------------------------------- */
@@ -309,6 +321,8 @@ static void json_group(struct diagnose_run *r, const struct diagnose_group *g,
         out_u64(o, c->explained);
         out_str(o, ",\"broken\":");
         out_u64(o, c->broken);
+        out_str(o, ",\"exact\":");
+        out_u64(o, c->exact);
         out_str(o, ",\"change\":");
         out_json_string(o, c->c.what, strlen(c->c.what));
         if (c->c.family == DRIFT_SCHEMA) {
