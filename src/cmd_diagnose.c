@@ -229,11 +229,16 @@ static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
 {
     struct out *o = &r->out;
     const struct diagnosis *d = &r->d;
-    out_str(o, "\npacket ");
-    out_str(o, group_name(d, g));
-    out_str(o, ": ");
+    if (g->packet_type >= 0) {
+        out_str(o, "\npacket ");
+        out_str(o, group_name(d, g));
+        out_str(o, ": ");
+    } else {
+        out_str(o, g->crc ? "\npackets whose CRC does not match: "
+                          : "\npackets whose type could not be read: ");
+    }
     out_u64(o, g->tally.invalid);
-    out_str(o, g->tally.invalid == 1 ? " failing" : " failing");
+    out_str(o, " failing");
     error_tally_text_kinds(o, &g->tally, " (", ", ", ")");
     if (rep->failing_measured < g->tally.invalid) {
         out_str(o, "; measured on a sample of ");
@@ -267,12 +272,19 @@ static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
         shown++;
     }
     char line[256];
-    snprintf(line, sizeof line, "  (%zu candidate changes tried, %zu compiled", rep->tried,
-             rep->compiled);
+    snprintf(line, sizeof line, "  (%zu candidate change%s tried, %zu compiled", rep->tried,
+             rep->tried == 1 ? "" : "s", rep->compiled);
     out_str(o, line);
-    if (rep->measured[1] || rep->measured[2]) {
-        snprintf(line, sizeof line, "; the best %zu, then %zu, measured on more packets",
-                 rep->measured[1], rep->measured[2]);
+    if (rep->not_tried) {
+        snprintf(line, sizeof line, "; %zu more over the budget not tried", rep->not_tried);
+        out_str(o, line);
+    }
+    if (rep->measured[1]) {
+        snprintf(line, sizeof line, "; the best %zu measured on more packets", rep->measured[1]);
+        out_str(o, line);
+    }
+    if (rep->measured[2]) {
+        snprintf(line, sizeof line, ", the best %zu on every sampled packet", rep->measured[2]);
         out_str(o, line);
     }
     out_str(o, ")\n");
@@ -306,6 +318,8 @@ static void json_group(struct diagnose_run *r, const struct diagnose_group *g,
     out_u64(o, rep->tried);
     out_str(o, ",\"candidates_compiled\":");
     out_u64(o, rep->compiled);
+    out_str(o, ",\"candidates_not_tried\":");
+    out_u64(o, rep->not_tried);
     out_str(o, ",\"candidates\":[");
     for (size_t i = 0; i < rep->count && rep->ranked[i].rank <= SHOW_RANKS; i++) {
         const struct diagnose_ranked *c = &rep->ranked[i];

@@ -234,6 +234,13 @@ static int compare_score(const struct diagnose_ranked *a, const struct diagnose_
     return 0;
 }
 
+/* Among ties, shown first: another schema, then changes of an existing
+ * statement, then removals, then insertions. */
+static const unsigned tie_order[DRIFT_FAMILY_COUNT] = {
+    [DRIFT_SCHEMA] = 0, [DRIFT_RANGE] = 1,  [DRIFT_CFLOAT] = 2, [DRIFT_ENUM] = 3,
+    [DRIFT_BOUND] = 4,  [DRIFT_CONDITION] = 5, [DRIFT_REMOVE] = 6, [DRIFT_INSERT] = 7,
+};
+
 /* The same, then a fixed order among ties: family, place in the text. */
 static int compare_ranked(const void *pa, const void *pb)
 {
@@ -242,12 +249,31 @@ static int compare_ranked(const void *pa, const void *pb)
     if (order)
         return order;
     if (a->c.family != b->c.family)
-        return a->c.family < b->c.family ? -1 : 1;
+        return tie_order[a->c.family] < tie_order[b->c.family] ? -1 : 1;
     if (a->c.start != b->c.start)
         return a->c.start < b->c.start ? -1 : 1;
     if (a->c.schema != b->c.schema)
         return a->c.schema < b->c.schema ? -1 : 1;
     return strcmp(a->c.text ? a->c.text : "", b->c.text ? b->c.text : "");
+}
+
+/* Which candidates a budget keeps: every change of an existing statement,
+ * then insertions of fewer bits before insertions of more. */
+static int compare_priority(const void *pa, const void *pb)
+{
+    const struct drift_candidate *a = pa, *b = pb;
+    bool ia = a->family == DRIFT_INSERT, ib = b->family == DRIFT_INSERT;
+    if (ia != ib)
+        return ia ? 1 : -1;
+    if (ia && a->delta_bits != b->delta_bits)
+        return a->delta_bits < b->delta_bits ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->family != b->family)
+        return a->family < b->family ? -1 : 1;
+    if (a->delta_bits != b->delta_bits)
+        return a->delta_bits < b->delta_bits ? -1 : 1;
+    return strcmp(a->text ? a->text : "", b->text ? b->text : "");
 }
 
 void diagnose_report_free(struct diagnose_report *report)
@@ -267,6 +293,19 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
               drift_candidates(d->schema, d->text, d->size, (unsigned)group->packet_type, &list);
     for (size_t i = 0; ok && i < d->other_count; i++)
         ok = drift_add_schema(&list, i, d->other_paths ? d->other_paths[i] : "");
+    size_t budget = (size_t)(DIAGNOSE_COMPILE_BYTES / (d->size + 1));
+    uint64_t fields = bitsift_schema_field_count(d->schema);
+    if (budget > DIAGNOSE_COMPILE_WORK / (fields * fields + 1))
+        budget = (size_t)(DIAGNOSE_COMPILE_WORK / (fields * fields + 1));
+    if (budget > DIAGNOSE_MAX_CANDIDATES)
+        budget = DIAGNOSE_MAX_CANDIDATES;
+    if (ok && list.count > budget) {
+        qsort(list.items, list.count, sizeof *list.items, compare_priority);
+        for (size_t i = budget; i < list.count; i++)
+            free(list.items[i].text);
+        report->not_tried = list.count - budget;
+        list.count = budget;
+    }
     struct diagnose_ranked *scored = ok ? calloc(list.count + 1, sizeof *scored) : NULL;
     if (!scored) {
         drift_list_free(&list);

@@ -24,6 +24,15 @@
  * few sampled packets, the best of them (with those tied with the last,
  * up to 4 times as many) on more, the best of those on every sampled
  * packet. See diagnose_rounds in diagnose.c. */
+/* Candidates tried per group at the most, and fewer for a large schema,
+ * whose compile takes longer: their texts add up to at most
+ * DIAGNOSE_COMPILE_BYTES, and the candidates times the square of the
+ * schema's field count (the compiler's name lookups) to at most
+ * DIAGNOSE_COMPILE_WORK. Beyond, insertions of the most bits are left out
+ * first, then changes late in the text. */
+#define DIAGNOSE_MAX_CANDIDATES 20000
+#define DIAGNOSE_COMPILE_BYTES (256ull << 20)
+#define DIAGNOSE_COMPILE_WORK (1ull << 33)
 /* Sampled packets take at most this many bytes in all; a packet larger
  * than DIAGNOSE_PACKET_MAX is counted, not sampled. */
 #define DIAGNOSE_SAMPLE_BYTES (256u << 20)
@@ -82,6 +91,7 @@ struct diagnose_report {
     struct diagnose_ranked *ranked; /* best first; those explaining nothing left out */
     size_t count;
     size_t tried;     /* candidates made */
+    size_t not_tried; /* candidates over the budget, left out */
     size_t compiled;  /* of them, those the compiler accepted */
     size_t finalists; /* measured on every sampled packet */
     size_t measured[3]; /* candidates measured in each round */

@@ -210,6 +210,14 @@ bool drift_insertion(const char *text, size_t size, size_t pos, bool before, con
 
 void drift_format_float(char *buf, size_t size, float v)
 {
+    /* Plain decimals as a schema author writes them ("-180", "0.01"),
+     * else the exponent form. */
+    if (fabsf(v) < 1e9f)
+        for (int decimals = 0; decimals <= 12; decimals++) {
+            snprintf(buf, size, "%.*f", decimals, (double)v);
+            if (strtof(buf, NULL) == v)
+                return;
+        }
     for (int digits = 1; digits <= 9; digits++) {
         snprintf(buf, size, "%.*g", digits, (double)v);
         if (strtof(buf, NULL) == v)

@@ -9,4 +9,9 @@ tests_diagnose_planted_drift_SOURCES = tests/diagnose/planted_drift.c \
 	src/error_tally.c src/error_tally.h src/out.c src/out.h src/float_format.c src/float_format.h
 tests_diagnose_planted_drift_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_diagnose_planted_drift_LDADD = lib/libbitsift.la -lm
-TESTS += tests/diagnose/planted_drift
+# Where fields are written (bitsift_schema_field_source), on shooter.bss.
+check_PROGRAMS += tests/diagnose/field_source
+tests_diagnose_field_source_SOURCES = tests/diagnose/field_source.c
+tests_diagnose_field_source_LDADD = lib/libbitsift.la
+TESTS += tests/diagnose/field_source tests/diagnose/planted_drift tests/diagnose/cli.sh
+EXTRA_DIST += tests/diagnose/cli.sh

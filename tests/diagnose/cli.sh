@@ -1,0 +1,77 @@
+#!/bin/sh
+# cli.sh -- `bitsift diagnose` start to finish: packets written by the
+# encoder (fuzz/packetgen) from a drifted copy of examples/shooter.bss,
+# diagnosed with the original, in text and JSON; another version given
+# with -s; a capture with nothing to diagnose; and the errors. Prints TAP.
+name=diagnose
+. "${top_srcdir:-.}/tests/cli/script-setup.sh"
+packetgen=$(cd "$top_builddir" && pwd)/fuzz/packetgen
+shooter=$top_srcdir/examples/shooter.bss
+
+n=0
+failed=0
+check() { # check DESCRIPTION COMMAND... : ok when the command succeeds
+    n=$((n + 1))
+    what=$1
+    shift
+    if "$@"; then
+        echo "ok $n - $what"
+    else
+        echo "not ok $n - $what"
+        failed=1
+    fi
+}
+
+# A player's armor cap raised from 100 (7 bits) to 250 (8 bits).
+sed 's/int(0, 100) armor;/int(0, 250) armor;/' "$shooter" >"$work/armor.bss"
+mkdir "$work/armor"
+"$packetgen" -v 60 -o "$work/armor" "$work/armor.bss" >/dev/null
+
+"$bitsift" diagnose -s "$shooter" "$work/armor" >"$work/text" 2>"$work/err"
+check "diagnose exits 1 when packets fail" test $? = 1
+check "the snapshot type is diagnosed" grep -q '^packet snapshot: [0-9]* failing' "$work/text"
+check "the planted change ranks first, alone" \
+    grep -q '^  #1  players\[\]\.armor: 7 -> 8 bits, range 0\.\.255 \[range\]$' "$work/text"
+check "as a diff of the schema line" sh -c "
+    grep -A4 '^  #1 ' '$work/text' | grep -q '^      -    int(0, 100) armor;\$' &&
+    grep -A4 '^  #1 ' '$work/text' | grep -q '^      +    int(0, 255) armor;\$'"
+check "nothing on stderr" test ! -s "$work/err"
+
+"$bitsift" diagnose -F json -s "$shooter" "$work/armor" >"$work/json"
+check "JSON: the first candidate is the planted one" \
+    grep -q '"candidates":\[{"rank":1,"tied":false,"family":"range","explained":\([0-9]*\),"broken":0,.*"replacement":"int(0, 255)"' "$work/json"
+check "JSON: a summary record" grep -q '^{"summary":{"packets":[0-9]*,' "$work/json"
+if command -v python3 >/dev/null 2>&1; then
+    check "JSON: every line parses" python3 -c "
+import json, sys
+for line in open(sys.argv[1]):
+    json.loads(line)" "$work/json"
+fi
+
+# Another version: the protocol's version bumped with the same change.
+sed 's/version 3;/version 4;/' "$work/armor.bss" >"$work/v4.bss"
+mkdir "$work/v4"
+"$packetgen" -v 20 -o "$work/v4" "$work/v4.bss" >/dev/null
+"$bitsift" diagnose -s "$shooter" "$work/v4" >"$work/v4.text"
+check "without the other version: CRC mismatches, nothing explains them" \
+    grep -q 'no other schema (-s) explains them' "$work/v4.text"
+"$bitsift" diagnose -s "$shooter" -s "$work/armor.bss" -s "$work/v4.bss" "$work/v4" \
+    >"$work/v4s.text"
+check "with -s: the right other version ranks first" \
+    grep -q "^  #1  the other schema $work/v4.bss \[schema\]\$" "$work/v4s.text"
+
+"$bitsift" diagnose -s "$shooter" "$top_srcdir/examples/sample.pcap" >"$work/clean"
+check "a capture with no failing packet: exit 0" test $? = 0
+check "and nothing to diagnose" sh -c "! grep -q '^packet ' '$work/clean'"
+
+echo 'protocol broken {' >"$work/broken.bss"
+"$bitsift" diagnose -s "$work/broken.bss" "$work/armor" >/dev/null 2>"$work/broken.err"
+check "a schema that does not compile: exit 2" test $? = 2
+check "with the compiler's message" grep -q 'broken.bss:' "$work/broken.err"
+"$bitsift" diagnose -s "$shooter" "$work/no-such-file" >/dev/null 2>&1
+check "an input that cannot be read: exit 2" test $? = 2
+"$bitsift" diagnose -s "$shooter" -s "$work/no-such.bss" "$work/armor" >/dev/null 2>&1
+check "another schema that cannot be read: exit 2" test $? = 2
+
+echo "1..$n"
+exit $failed
