@@ -236,6 +236,12 @@ struct gen {
     const char *new_name; /* a field name the schema does not use */
 };
 
+/* max - min of a range, without overflow (min <= max). */
+static uint64_t span_of(int64_t min, int64_t max)
+{
+    return (uint64_t)max - (uint64_t)min;
+}
+
 static bool span_starts_with(const struct gen *g, size_t start, size_t end, const char *word)
 {
     size_t n = strlen(word);
@@ -500,7 +506,9 @@ static bool gen_condition(struct gen *g, int id, const bitsift_field_info *info,
                 e++;
             bool dotted = (i > a && g->text[i - 1] == '.') || (e < b && g->text[e] == '.');
             for (size_t k = 0; k < nenums && !dotted; k++) {
-                for (int64_t v = enums[k].min; v <= enums[k].max; v++) {
+                uint64_t span = span_of(enums[k].min, enums[k].max);
+                for (uint64_t j = 0; j <= span; j++) {
+                    int64_t v = (int64_t)((uint64_t)enums[k].min + j);
                     const char *name = bitsift_schema_enum_name(g->s, (unsigned)enums[k].field, v);
                     if (!same_word(g->text + i, e - i, name))
                         continue;
@@ -548,12 +556,14 @@ static bool gen_enum(struct gen *g, int id, const bitsift_field_info *info,
     /* The highest named value: new ones follow it. */
     int64_t last = info->min;
     bool any = false;
-    if (info->max - info->min <= ENUM_MAX_SPAN) {
-        for (int64_t v = info->max; v >= info->min && !any; v--)
+    if (info->min <= info->max && span_of(info->min, info->max) <= ENUM_MAX_SPAN) {
+        for (uint64_t j = 0; j <= span_of(info->min, info->max) && !any; j++) {
+            int64_t v = (int64_t)((uint64_t)info->max - j);
             if (bitsift_schema_enum_name(g->s, (unsigned)id, v))
                 last = v, any = true;
+        }
     }
-    if (!any)
+    if (!any || last > INT64_MAX - ENUM_MAX_GROWTH)
         return true;
     unsigned w = bitsift_bits_required(info->min, info->max);
     /* Values within the enum's width, one at a time then all of them, and
@@ -664,8 +674,8 @@ bool drift_candidates(const bitsift_schema *s, const char *text, size_t size, un
         bitsift_field_info info;
         bitsift_field_source src;
         if (!bitsift_schema_field_info(s, id, &info) || !bitsift_schema_field_source(s, id, &src) ||
-            info.type != BITSIFT_FIELD_ENUM || info.max - info.min > ENUM_MAX_SPAN ||
-            info.max < info.min)
+            info.type != BITSIFT_FIELD_ENUM || info.max < info.min ||
+            span_of(info.min, info.max) > ENUM_MAX_SPAN)
             continue;
         bool seen = false;
         for (size_t k = 0; k < nenums && !seen; k++)
