@@ -73,5 +73,30 @@ check "an input that cannot be read: exit 2" test $? = 2
 "$bitsift" diagnose -s "$shooter" -s "$work/no-such.bss" "$work/armor" >/dev/null 2>&1
 check "another schema that cannot be read: exit 2" test $? = 2
 
+# A hostile schema: ranges of the whole 64 bits, values at the top, an
+# array as large as allowed; random bytes to diagnose. No crash, no
+# sanitizer report (field_read.h once subtracted an enum's full 64-bit
+# range as signed integers on the "value has no name" path).
+cat >"$work/hostile.bss" <<'SCHEMA'
+protocol h { id 1; crc off; end_check off; }
+enum Big : int(-9223372036854775808, 9223372036854775807) { a = 9223372036854775806, b }
+enum Top { x = 9223372036854775800, y, z }
+packet p {
+    Big big;
+    Top top;
+    int(-9223372036854775808, 9223372036854775807) wide;
+    bits(64) b64;
+    if (wide > 9223372036854775806) bool q;
+    uint8 arr[max 65536];
+}
+SCHEMA
+for i in 1 2 3 4 5 6; do
+    head -c $((i * 37)) /dev/urandom >"$work/random-$i.bin"
+done
+"$bitsift" diagnose -s "$work/hostile.bss" "$work"/random-*.bin >"$work/hostile.out" \
+    2>"$work/hostile.err"
+check "a hostile schema and random packets: exit 1, nothing on stderr" \
+    sh -c "test $? = 1 && test ! -s '$work/hostile.err'"
+
 echo "1..$n"
 exit $failed
