@@ -252,24 +252,22 @@ static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
         else
             out_str(o, "  no candidate change explains any of them\n");
     }
-    size_t shown = 0;
-    for (size_t i = 0; i < rep->count; i++) {
+    /* Up to SHOW_RANKS ranks, at most SHOW_LINES_MAX candidates; a rank
+     * cut short says how many more share it. */
+    for (size_t i = 0; i < rep->count && rep->ranked[i].rank <= SHOW_RANKS; i++) {
         const struct diagnose_ranked *c = &rep->ranked[i];
-        if (c->rank > SHOW_RANKS || shown >= SHOW_LINES_MAX) {
-            size_t more = rep->count - i;
+        if (i == SHOW_LINES_MAX) {
             size_t tied = 0;
             while (i + tied < rep->count && rep->ranked[i + tied].rank == c->rank)
                 tied++;
-            if (shown >= SHOW_LINES_MAX && c->rank <= SHOW_RANKS && tied) {
+            if (tied) {
                 char line[128];
-                snprintf(line, sizeof line, "  ... %zu more tied at #%zu\n", tied, c->rank);
+                snprintf(line, sizeof line, "  ... %zu more at #%zu\n", tied, c->rank);
                 out_str(o, line);
             }
-            (void)more;
             break;
         }
         text_candidate(o, r, rep, c);
-        shown++;
     }
     char line[256];
     snprintf(line, sizeof line, "  (%zu candidate change%s tried, %zu compiled", rep->tried,
