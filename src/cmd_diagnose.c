@@ -15,7 +15,8 @@
  *
  * -F json prints one record per packet type and a summary. Exit 0 when
  * every packet was valid, 1 when some failed (diagnosed or not), 2 on a
- * usage, schema or input error.
+ * usage, schema or input error, 3 when there was no packet (unless
+ * --allow-empty), as validate.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,27 +37,32 @@ struct diagnose_run {
     int nomem;
 };
 
-/* Read a schema file whole, at most BITSIFT_SCHEMA_MAX_TEXT bytes (one
- * more is read to tell "too large"). */
+/* The schema's text, which candidates edit: a file or standard input
+ * ("-"), at most BITSIFT_SCHEMA_MAX_TEXT bytes (one more is read to tell
+ * "too large"). */
 static char *read_schema_text(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
+    bool from_stdin = strcmp(path, "-") == 0;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    const char *name = from_stdin ? "<stdin>" : path;
     if (!f) {
-        cli_error("%s: %s", path, strerror(errno));
+        cli_error("%s: %s", name, strerror(errno));
         return NULL;
     }
-    size_t cap = BITSIFT_SCHEMA_MAX_TEXT + 1;
+    size_t cap = BITSIFT_SCHEMA_MAX_TEXT + 1, n = 0, got;
     char *buf = malloc(cap + 1);
-    size_t n = buf ? fread(buf, 1, cap, f) : 0;
+    while (buf && n < cap && (got = fread(buf + n, 1, cap - n, f)) > 0)
+        n += got;
     int bad = !buf || ferror(f);
-    fclose(f);
+    if (!from_stdin)
+        fclose(f);
     if (bad) {
-        cli_error("%s: %s", path, buf ? "read error" : "out of memory");
+        cli_error("%s: %s", name, buf ? "read error" : "out of memory");
         free(buf);
         return NULL;
     }
     if (n > BITSIFT_SCHEMA_MAX_TEXT) {
-        cli_error("%s: schema larger than 1 MiB", path);
+        cli_error("%s: schema larger than 1 MiB", name);
         free(buf);
         return NULL;
     }
@@ -65,19 +71,15 @@ static char *read_schema_text(const char *path, size_t *size)
     return buf;
 }
 
-static bitsift_schema *compile_or_report(const char *text, size_t size, const char *path)
+/* Standard input can be read once: by one -s - or by the inputs. */
+static int stdin_taken_twice(const struct cli *c)
 {
-    bitsift_schema_error err;
-    bitsift_schema *s = text ? bitsift_schema_compile(text, size, path, &err)
-                             : bitsift_schema_load_file(path, &err);
-    if (!s) {
-        fflush(stdout);
-        if (err.message[0])
-            fprintf(stderr, "%s\n", err.message);
-        else
-            cli_error("%s: cannot load schema", path);
-    }
-    return s;
+    size_t uses = 0;
+    for (size_t i = 0; i < c->schema_path_count; i++)
+        uses += strcmp(c->schema_paths[i], "-") == 0;
+    for (size_t i = 0; i < c->input_count; i++)
+        uses += strcmp(c->inputs[i], "-") == 0;
+    return uses > 1;
 }
 
 static int on_packet(void *ctx, const struct input_packet *p)
@@ -376,18 +378,27 @@ int cmd_diagnose(struct cli *c)
         c->schema_paths[0] = cli_default_schema();
         c->schema_path_count = 1;
     }
+    if (stdin_taken_twice(c)) {
+        cli_error("standard input can hold a schema (-s -) or the input, not both");
+        return EXIT_TROUBLE;
+    }
     size_t size = 0;
-    char *text = read_schema_text(c->schema_paths[0], &size);
+    const char *path = c->schema_paths[0];
+    char *text = read_schema_text(path, &size);
     if (!text)
         return EXIT_TROUBLE;
-    bitsift_schema *schema = compile_or_report(text, size, c->schema_paths[0]);
+    if (strcmp(path, "-") == 0)
+        path = "<stdin>";
+    bitsift_schema_error err;
+    bitsift_schema *schema = bitsift_schema_compile(text, size, path, &err);
     if (!schema) {
+        cli_error("%s", err.message[0] ? err.message : "cannot compile the schema");
         free(text);
         return EXIT_TROUBLE;
     }
     c->schemas[c->schema_count++] = schema;
     for (size_t i = 1; i < c->schema_path_count; i++) {
-        bitsift_schema *other = compile_or_report(NULL, 0, c->schema_paths[i]);
+        bitsift_schema *other = cli_load_schema(c->schema_paths[i]);
         if (!other) {
             free(text);
             return EXIT_TROUBLE;
@@ -397,7 +408,7 @@ int cmd_diagnose(struct cli *c)
     struct diagnose_run r;
     memset(&r, 0, sizeof r);
     r.cli = c;
-    if (!diagnosis_init(&r.d, schema, text, size, c->schema_paths[0])) {
+    if (!diagnosis_init(&r.d, schema, text, size, path)) {
         free(text);
         cli_error("out of memory");
         return EXIT_TROUBLE;
@@ -453,7 +464,7 @@ int cmd_diagnose(struct cli *c)
     c->stdout_buffer = NULL;
     int failed = out_finish(&r.out) != 0;
     cli_report_counts(c, &counts);
-    uint64_t invalid = d->packets - d->valid;
+    uint64_t invalid = d->packets - d->valid, packets = d->packets;
     diagnosis_free(d);
     free(text);
     if (r.nomem) {
@@ -462,5 +473,12 @@ int cmd_diagnose(struct cli *c)
     }
     if (failed || cli_had_trouble(c, &counts))
         return EXIT_TROUBLE;
+    if (packets == 0 && !c->allow_empty) {
+        cli_error("no packet was read in %llu input%s%s: exit status %d (--allow-empty "
+                  "accepts this)",
+                  (unsigned long long)counts.inputs, counts.inputs == 1 ? "" : "s",
+                  options.filter ? " (no frame matched the filter)" : "", EXIT_EMPTY);
+        return EXIT_EMPTY;
+    }
     return invalid ? EXIT_INVALID : EXIT_VALID;
 }

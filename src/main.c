@@ -47,7 +47,7 @@ static const struct command commands[] = {
     {"stats", cmd_stats, "sfpFcqS", "INPUT...",
      "packets per type and error, bits per field (bandwidth profile)", 1},
     {"schema", cmd_schema, "", "FILE", "check a schema and print each packet type's layout", 1},
-    {"diagnose", cmd_diagnose, "sfpFcqS", "INPUT...",
+    {"diagnose", cmd_diagnose, "sfpFcqSE", "INPUT...",
      "find the schema change that explains failing packets (first -s: the schema)", 1},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
@@ -99,7 +99,7 @@ static void help(void)
            "      --junit FILE      validate: also write a JUnit XML report\n"
            "      --max-errors N    validate: print at most N failures (0, the default:\n"
            "                        all); every failure is still counted\n"
-           "      --allow-empty     validate: exit 0, not 3, when no packet was checked\n"
+           "      --allow-empty     validate, diagnose: exit 0, not 3, when no packet was read\n"
            "  -o, --output PATH     encode: raw packet files into directory PATH, or\n"
            "                        one packet into file PATH\n"
            "  -w, --write FILE      encode: a pcap with Ethernet/IPv4/UDP headers\n"
@@ -113,7 +113,7 @@ static void help(void)
            "\n"
            "Exit status: 0 when all is well, 1 when a packet is invalid (validate) or a\n"
            "record cannot be encoded (encode), 2 on a usage, schema, input or output error,\n"
-           "3 when validate found no packet to check (a filter matched nothing, an empty\n"
+           "3 when validate or diagnose found no packet (a filter matched nothing, an empty\n"
            "directory) and --allow-empty was not given.\n"
            "\n"
            "Examples:\n"

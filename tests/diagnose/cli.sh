@@ -64,6 +64,17 @@ check "with -s: the right other version ranks first" \
 check "a capture with no failing packet: exit 0" test $? = 0
 check "and nothing to diagnose" sh -c "! grep -q '^packet ' '$work/clean'"
 
+"$bitsift" diagnose -s "$shooter" -f 'udp port 1' "$top_srcdir/examples/sample.pcap" \
+    >/dev/null 2>"$work/empty.err"
+check "no packet read (the filter matched none): exit 3" test $? = 3
+check "with a message" grep -q 'no packet was read' "$work/empty.err"
+"$bitsift" diagnose --allow-empty -s "$shooter" -f 'udp port 1' \
+    "$top_srcdir/examples/sample.pcap" >/dev/null 2>&1
+check "--allow-empty: exit 0" test $? = 0
+"$bitsift" diagnose -s - "$work/armor" <"$shooter" >"$work/stdin.text"
+check "the schema from standard input" \
+    grep -q '^      <stdin>:38$' "$work/stdin.text"
+
 echo 'protocol broken {' >"$work/broken.bss"
 "$bitsift" diagnose -s "$work/broken.bss" "$work/armor" >/dev/null 2>"$work/broken.err"
 check "a schema that does not compile: exit 2" test $? = 2
