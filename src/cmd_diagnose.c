@@ -4,7 +4,8 @@
  * are checked with the first schema; for each packet type with failures
  * the candidate changes (drift_candidates.c), and the other schemas as
  * wholes, are ranked by the failing packets they make valid, then the
- * valid packets they break, then the size of the change (diagnose.c).
+ * valid packets they break, then the packets read exactly to their end,
+ * then the size of the change (diagnose.c).
  * Each is printed as a diff of the schema lines it changes:
  *
  *     #1  players[].armor: 7 -> 8 bits, range 0..255 [range]
@@ -26,7 +27,7 @@
 #include "cli.h"
 #include "diagnose.h"
 
-/* Candidates printed per packet type (more when tied with the last). */
+/* Ranks printed per packet type, and candidates at the most. */
 #define SHOW_RANKS 5
 #define SHOW_LINES_MAX 12
 
