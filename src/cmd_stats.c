@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "error_tally.h"
 #include "record.h"
+#include "verdict.h"
 
 /* Framing fields have no schema id; they get these slots after the fields. */
 static const char *const framing_names[] = {"prefix", "crc", "type", "end_check"};
@@ -100,6 +101,9 @@ static int on_packet(void *ctx, const struct input_packet *p)
 {
     struct stats_run *r = ctx;
     struct cli *c = r->cli;
+    struct verdict verdict;
+    if (c->display && !verdict_take(c, p->data, p->size, &verdict))
+        return 0; /* not selected by -Y: not profiled */
     int index = cli_pick_schema(c, p->data, p->size);
     if (index < 0) {
         error_tally_invalid(&r->tally, BITSIFT_E_PROTOCOL);
