@@ -658,8 +658,11 @@ void advisor_text_bandwidth(const struct advisor *a, struct out *o)
         return;
     char time[64];
     format_time_rfc3339(time, a->start, 0);
-    out_printf(o, "\nbandwidth over %llu s from %s (buckets of %llu s):\n",
-               (unsigned long long)(a->buckets * a->width), time, (unsigned long long)a->width);
+    /* In doubles: 120 buckets of a width that spans the whole int64 range
+     * of seconds overflow 64 bits. */
+    double span = (double)a->buckets * (double)a->width;
+    out_printf(o, "\nbandwidth over %.0f s from %s (buckets of %llu s):\n", span, time,
+               (unsigned long long)a->width);
     out_printf(o, "  %-32s %12s %14s %10s\n", "packet type", "mean B/s", "peak B/s", "peak at");
     for (size_t k = 0; k < a->series_count; k++) {
         const struct series *s = a->series[k];
@@ -671,9 +674,8 @@ void advisor_text_bandwidth(const struct advisor *a, struct out *o)
         }
         char label[160];
         series_label(a, s, label, sizeof label);
-        out_printf(o, "  %-32s %12.1f %14.1f %8llu s\n", label,
-                   (double)total / (double)(a->buckets * a->width),
-                   (double)peak / (double)a->width, (unsigned long long)(at * a->width));
+        out_printf(o, "  %-32s %12.1f %14.1f %8.0f s\n", label, (double)total / span,
+                   (double)peak / (double)a->width, (double)at * (double)a->width);
     }
 }
 
