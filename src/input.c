@@ -137,8 +137,8 @@ static int capture_frame(void *ctx, const struct capture_frame *frame)
     uint64_t index = frame->number; /* the frame's place in the capture */
     w->counts->frames++;
     const struct frame_select *frames = w->options->frames;
-    if (!frame_select_has(frames, index))
-        return index >= frame_select_last(frames); /* past the last one: this input is done */
+    if (!frame_select_has(frames, index)) /* after the last one, this input is done */
+        return index >= frame_select_last(frames) || interrupted(w);
     struct decap_result d;
     if (decap_frame(cw->link, frame->data, frame->caplen, frame->wirelen, &d) != DECAP_UDP) {
         frame_not_decoded(w, cw->source, index, &d);
