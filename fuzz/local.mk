@@ -97,7 +97,7 @@ fuzz_replay_fuzz_capture_LDADD = lib/libbitsift.la $(PCAP_LIBS)
 # libpcap for -w).
 FUZZ_ENCODE_SOURCES = fuzz/fuzz_encode.c $(FUZZ_PACKET_SOURCES) src/cmd_encode.c src/cli.c \
 	src/capture.c src/classic_pcap.c src/file_window.c src/decap.c src/encap.c src/out.c \
-	src/float_format.c src/output_file.c
+	src/float_format.c src/output_file.c src/filter.c src/frame_select.c
 FUZZ_ENCODE_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz -I$(srcdir)/src
 fuzz_replay_fuzz_encode_SOURCES = $(FUZZ_ENCODE_SOURCES) fuzz/replay_main.c
 nodist_fuzz_replay_fuzz_encode_SOURCES = fuzz/bundled_schemas.c

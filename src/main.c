@@ -22,6 +22,8 @@ enum {
     OPT_DST,
     OPT_STRICT,
     OPT_ALLOW_EMPTY,
+    OPT_FRAME,
+    OPT_NO_CRC,
     OPT_HELP = 'h',
     OPT_VERSION = 'V'
 };
@@ -30,7 +32,7 @@ struct command {
     const char *name;
     int (*run)(struct cli *c);
     /* short letters; J = --junit, M = --max-errors, A = --src/--dst, S = --strict,
-     * E = --allow-empty */
+     * E = --allow-empty, R = --frame, C = --no-crc */
     const char *options;
     const char *usage;   /* arguments after the options */
     const char *summary;
@@ -38,13 +40,13 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"decode", cmd_decode, "sfpFcqS", "INPUT...", "print each packet's fields (text or NDJSON)", 1},
-    {"dump", cmd_dump, "sfpcqS", "INPUT...", "bit-level annotated hex dump of each packet", 1},
-    {"validate", cmd_validate, "sfpFcqSJME", "INPUT...",
+    {"decode", cmd_decode, "sfpFcqSYRC", "INPUT...", "print each packet's fields (text or NDJSON)", 1},
+    {"dump", cmd_dump, "sfpcqSYRC", "INPUT...", "bit-level annotated hex dump of each packet", 1},
+    {"validate", cmd_validate, "sfpFcqSJMEYRC", "INPUT...",
      "check every packet; exit 0 when all are valid, 1 when not, 3 when none", 1},
     {"encode", cmd_encode, "sowqA", "[NDJSON...]",
      "write packets from NDJSON records (as decode prints them)", 0},
-    {"stats", cmd_stats, "sfpFcqS", "INPUT...",
+    {"stats", cmd_stats, "sfpFcqSYR", "INPUT...",
      "packets per type and error, bits per field (bandwidth profile)", 1},
     {"schema", cmd_schema, "", "FILE", "check a schema and print each packet type's layout", 1},
     {"diagnose", cmd_diagnose, "sfpFcqSE", "INPUT...",
@@ -67,6 +69,9 @@ static const struct option long_options[] = {
     {"dst", required_argument, NULL, OPT_DST},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
+    {"display-filter", required_argument, NULL, 'Y'},
+    {"frame", required_argument, NULL, OPT_FRAME},
+    {"no-crc", no_argument, NULL, OPT_NO_CRC},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -92,6 +97,11 @@ static void help(void)
            "                        default: the bundled example protocol shooter.bss\n"
            "  -f, --filter EXPR     BPF filter for captures (tcpdump syntax)\n"
            "  -p, --port N          only UDP port N (same as -f 'udp port N')\n"
+           "  -Y, --display-filter EXPR\n"
+           "                        only the packets EXPR selects by their fields, type\n"
+           "                        or failure: 'Snapshot.players[].health < 10'\n"
+           "      --frame N[-M],... only these frame numbers of each input\n"
+           "      --no-crc          decode past a CRC mismatch and report it (one schema)\n"
            "  -F, --format FORMAT   text (default) or json (NDJSON, one object a line)\n"
            "  -c, --count N         stop after N packets (0, the default: all)\n"
            "  -q, --quiet           decode: header lines only; others: no notes\n"
@@ -179,7 +189,9 @@ static void command_help(const struct command *cmd)
                         (*o == 'M' && lo->val == OPT_MAX_ERRORS) ||
                         (*o == 'A' && (lo->val == OPT_SRC || lo->val == OPT_DST)) ||
                         (*o == 'S' && lo->val == OPT_STRICT) ||
-                        (*o == 'E' && lo->val == OPT_ALLOW_EMPTY);
+                        (*o == 'E' && lo->val == OPT_ALLOW_EMPTY) ||
+                        (*o == 'R' && lo->val == OPT_FRAME) ||
+                        (*o == 'C' && lo->val == OPT_NO_CRC);
             if (match)
                 printf(" --%s", lo->name);
         }
@@ -191,7 +203,8 @@ static int allowed(const struct command *cmd, int opt)
 {
     int letter = opt == OPT_JUNIT ? 'J' : opt == OPT_MAX_ERRORS ? 'M' :
                  opt == OPT_SRC || opt == OPT_DST ? 'A' : opt == OPT_STRICT ? 'S' :
-                 opt == OPT_ALLOW_EMPTY ? 'E' : opt;
+                 opt == OPT_ALLOW_EMPTY ? 'E' : opt == OPT_FRAME ? 'R' :
+                 opt == OPT_NO_CRC ? 'C' : opt;
     return strchr(cmd->options, letter) != NULL;
 }
 
@@ -228,7 +241,7 @@ int main(int argc, char **argv)
     optind = 2;
     opterr = 0;
     while ((longindex = -1,
-            opt = getopt_long(argc, argv, ":s:f:p:F:c:qo:w:hV", long_options, &longindex)) !=
+            opt = getopt_long(argc, argv, ":s:f:p:F:c:qo:w:Y:hV", long_options, &longindex)) !=
            -1) {
         if (longindex >= 0)
             snprintf(option_name, sizeof option_name, "--%s", long_options[longindex].name);
@@ -304,12 +317,31 @@ int main(int argc, char **argv)
         case OPT_ALLOW_EMPTY:
             c.allow_empty = 1;
             break;
+        case 'Y':
+            if (c.display_filter)
+                return usage_error(cmd->name, "give one -Y (join conditions with &&), not a second:",
+                                   optarg);
+            c.display_filter = optarg;
+            break;
+        case OPT_FRAME: {
+            char message[256];
+            if (frame_select_add(&c.frames, optarg, message, sizeof message) != 0) {
+                frame_select_free(&c.frames);
+                return usage_error(cmd->name, "--frame:", message);
+            }
+            break;
+        }
+        case OPT_NO_CRC:
+            c.no_crc = 1;
+            break;
         }
     }
     c.inputs = argv + optind;
     c.input_count = (size_t)(argc - optind);
-    if (cmd->inputs && c.input_count == 0)
+    if (cmd->inputs && c.input_count == 0) {
+        frame_select_free(&c.frames);
         return usage_error(cmd->name, "no input given", NULL);
+    }
     cli_catch_interrupts();
     int status = cmd->run(&c);
     cli_free(&c);
