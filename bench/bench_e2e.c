@@ -18,100 +18,17 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench_capture.h"
 #include "bench_packets.h"
 #include "bench_util.h"
 
 #define DISTINCT_PACKETS 16384
-#define SERVER_PORT      40000
-#define CLIENT_PORT      50000
-
-/* The frame in front of every payload:
- *
- *   0      6      12   14                          34         42
- *   +------+------+----+---------------------------+----------+---------
- *   | dst  | src  |0800| IPv4, 20 bytes, no options | UDP, 8 B | payload
- *   +------+------+----+---------------------------+----------+---------
- */
-enum { ETH_LEN = 14, IP_LEN = 20, UDP_LEN = 8, HEADERS = ETH_LEN + IP_LEN + UDP_LEN };
-
-static void put16(uint8_t *p, unsigned v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-
-static void make_headers(uint8_t *f, size_t payload)
-{
-    static const uint8_t dst[6] = {0x02, 0, 0, 0, 0, 0x01}, src[6] = {0x02, 0, 0, 0, 0, 0x02};
-    memcpy(f, dst, 6);
-    memcpy(f + 6, src, 6);
-    put16(f + 12, 0x0800);
-    uint8_t *ip = f + ETH_LEN;
-    memset(ip, 0, IP_LEN);
-    ip[0] = 0x45;
-    put16(ip + 2, (unsigned)(IP_LEN + UDP_LEN + payload));
-    ip[8] = 64;
-    ip[9] = 17; /* UDP */
-    static const uint8_t client[4] = {10, 0, 0, 2}, server[4] = {10, 0, 0, 1};
-    memcpy(ip + 12, server, 4);
-    memcpy(ip + 16, client, 4);
-    uint32_t sum = 0;
-    for (int i = 0; i < IP_LEN; i += 2)
-        sum += (uint32_t)ip[i] << 8 | ip[i + 1];
-    while (sum >> 16)
-        sum = (sum & 0xffff) + (sum >> 16);
-    put16(ip + 10, ~sum & 0xffff);
-    uint8_t *udp = ip + IP_LEN;
-    put16(udp, SERVER_PORT);
-    put16(udp + 2, CLIENT_PORT);
-    put16(udp + 4, (unsigned)(UDP_LEN + payload));
-    put16(udp + 6, 0); /* no checksum (allowed over IPv4) */
-}
-
-static bool write_capture(const char *path, const struct bench_packets *p, size_t packets)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    pcap_t *dead = pcap_open_dead(DLT_EN10MB, 65535);
-    pcap_dumper_t *d = dead ? pcap_dump_open(dead, tmp) : NULL;
-    if (!d) {
-        fprintf(stderr, "bench_e2e: cannot write %s: %s\n", tmp,
-                dead ? pcap_geterr(dead) : "pcap_open_dead failed");
-        if (dead)
-            pcap_close(dead);
-        return false;
-    }
-    uint8_t frame[HEADERS + 65536];
-    for (size_t i = 0; i < packets; i++) {
-        size_t k = i % p->count, size = p->size[k];
-        make_headers(frame, size);
-        memcpy(frame + HEADERS, p->data + p->offset[k], size);
-        /* A 60 Hz game: one packet every 1/60 s. */
-        struct pcap_pkthdr h;
-        h.ts.tv_sec = (time_t)(1700000000 + i / 60);
-        h.ts.tv_usec = (suseconds_t)(i % 60 * 16666);
-        h.caplen = h.len = (bpf_u_int32)(HEADERS + size);
-        pcap_dump((u_char *)d, &h, frame);
-    }
-    bool ok = pcap_dump_flush(d) == 0;
-    pcap_dump_close(d);
-    pcap_close(dead);
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "bench_e2e: cannot write %s\n", path);
-        unlink(tmp);
-        return false;
-    }
-    return true;
-}
 
 /*
  * Put the capture's pages in the page cache as reading a recorded capture
@@ -159,48 +76,6 @@ static bool stale(const char *path, const char *const *inputs, size_t n)
     return false;
 }
 
-struct child_run {
-    int status; /* exit status, -1 when it did not exit normally */
-    double cpu_seconds;
-    double max_rss_mib;
-};
-
-/* Where the uninstalled library is, for running the real executable
- * behind a libtool wrapper script ("" when not needed). */
-static char child_library_path[4096];
-
-/* Run argv[0] with stdout (and stdin) on /dev/null; stderr stays. */
-static struct child_run run_child(char *const argv[])
-{
-    struct child_run r = {-1, 0, 0};
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("bench_e2e: fork");
-        return r;
-    }
-    if (pid == 0) {
-        if (child_library_path[0])
-            setenv("LD_LIBRARY_PATH", child_library_path, 1);
-        int null = open("/dev/null", O_RDWR);
-        if (null >= 0) {
-            dup2(null, STDIN_FILENO);
-            dup2(null, STDOUT_FILENO);
-        }
-        execv(argv[0], argv);
-        fprintf(stderr, "bench_e2e: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    int status;
-    struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) != pid)
-        return r;
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.cpu_seconds = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
-                    (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-    r.max_rss_mib = (double)ru.ru_maxrss / 1024.0; /* kilobytes on Linux */
-    return r;
-}
-
 static unsigned e2e_reps(void)
 {
     const char *s = getenv("BENCH_E2E_REPS");
@@ -240,7 +115,7 @@ int main(int argc, char **argv)
     snprintf(real, sizeof real, "%s/src/.libs/bitsift", argv[1]);
     if (access(real, X_OK) == 0) {
         snprintf(bitsift, sizeof bitsift, "%s", real);
-        snprintf(child_library_path, sizeof child_library_path, "%s/lib/.libs", argv[1]);
+        bench_child_library_path(argv[1]);
     }
 
     const char *inputs[] = {schema, self, lib};
@@ -255,7 +130,7 @@ int main(int argc, char **argv)
             return 1;
         }
         fprintf(stderr, "bench_e2e: generating %s and %s\n", cap1, cap4);
-        if (!write_capture(cap1, &p, 1000000) || !write_capture(cap4, &p, 4000000))
+        if (!bench_write_capture(cap1, &p, 1000000) || !bench_write_capture(cap4, &p, 4000000))
             return 1;
         bench_packets_free(&p);
         bitsift_schema_free(s);
@@ -271,8 +146,8 @@ int main(int argc, char **argv)
     unsigned reps = e2e_reps();
     double base[64], validate[64], decode[64], r_validate[64], r_decode[64], rss1[64];
     for (unsigned round = 0; round < reps; round++) {
-        struct child_run a = run_child(loop_argv), b = run_child(validate_argv),
-                         c = run_child(decode_argv);
+        struct bench_child a = bench_run_child(loop_argv), b = bench_run_child(validate_argv),
+                           c = bench_run_child(decode_argv);
         if (a.status != 0 || b.status != 0 || c.status != 0) {
             fprintf(stderr,
                     "bench_e2e: a run failed (pcap_loop %d, validate %d, decode %d);"
@@ -290,7 +165,7 @@ int main(int argc, char **argv)
     /* Peak memory on 4 M packets: twice is enough, it does not vary. */
     double rss4[2];
     for (int i = 0; i < 2; i++) {
-        struct child_run d = run_child(validate4_argv);
+        struct bench_child d = bench_run_child(validate4_argv);
         if (d.status != 0) {
             fprintf(stderr, "bench_e2e: validate of %s exited with %d\n", cap4, d.status);
             return 1;

@@ -5,12 +5,13 @@
 #   make bench                 all sections, BENCH_REPS=9 repetitions
 #   make bench BENCH_REPS=21   steadier medians on a busy machine
 bench_programs = bench/bench_reader bench/bench_crc bench/bench_schema bench/bench_e2e \
-	bench/pcap_loop
+	bench/pcap_loop bench/bench_diagnose
 EXTRA_PROGRAMS += bench/bench_reader bench/bench_crc bench/bench_schema bench/bench_e2e \
-	bench/pcap_loop
+	bench/pcap_loop bench/bench_diagnose
 EXTRA_DIST += bench/run.sh bench/ab.py
-CLEANFILES += $(bench_programs) bench/shooter-1m.pcap bench/shooter-4m.pcap
-noinst_HEADERS += bench/bench_util.h bench/bench_packets.h
+CLEANFILES += $(bench_programs) bench/shooter-1m.pcap bench/shooter-4m.pcap \
+	bench/shooter-drift-1m.pcap bench/diagnose-1m.json
+noinst_HEADERS += bench/bench_util.h bench/bench_packets.h bench/bench_capture.h
 
 # -no-install: real executables rather than libtool wrapper scripts, so
 # that perf and valgrind see the program itself.
@@ -32,10 +33,18 @@ bench_bench_schema_SOURCES = bench/bench_schema.c bench/bench_packets.c bench/be
 bench_bench_schema_LDADD = lib/libbitsift.la
 bench_bench_schema_LDFLAGS = $(bench_link_flags)
 
-bench_bench_e2e_SOURCES = bench/bench_e2e.c bench/bench_packets.c bench/bench_util.c
+bench_bench_e2e_SOURCES = bench/bench_e2e.c bench/bench_capture.c bench/bench_packets.c \
+	bench/bench_util.c
 bench_bench_e2e_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 bench_bench_e2e_LDADD = lib/libbitsift.la $(PCAP_LIBS)
 bench_bench_e2e_LDFLAGS = $(bench_link_flags)
+
+# diagnose on a capture with a planted drift (bench_diagnose.c).
+bench_bench_diagnose_SOURCES = bench/bench_diagnose.c bench/bench_capture.c bench/bench_packets.c \
+	bench/bench_util.c
+bench_bench_diagnose_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+bench_bench_diagnose_LDADD = lib/libbitsift.la $(PCAP_LIBS)
+bench_bench_diagnose_LDFLAGS = $(bench_link_flags)
 
 bench_pcap_loop_SOURCES = bench/pcap_loop.c
 bench_pcap_loop_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)

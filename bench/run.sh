@@ -27,4 +27,5 @@ else
     printf '%-2s %-34s %s\n' 3 "schema decode (visitor, tree)" "n/a (needs examples/shooter.bss)"
 fi
 "$builddir/bench/bench_e2e" "$builddir" "$srcdir" || status=1
+"$builddir/bench/bench_diagnose" "$builddir" "$srcdir" || status=1
 exit $status

@@ -78,7 +78,8 @@ static inline bool field_read_leaf(const bitsift_schema *s, bitsift_reader *r,
         v->name = field_enum_name(s, op->enum_id, v->i);
         if (!v->name)
             return bitsift_reader_fail(r, BITSIFT_E_RANGE, at, "value has no name in its enum",
-                                       (uint64_t)(op->max - op->min), (uint64_t)(v->i - op->min));
+                                       (uint64_t)op->max - (uint64_t)op->min,
+                                       (uint64_t)v->i - (uint64_t)op->min);
         *as_int = v->i;
         break;
     case OP_FLOAT:

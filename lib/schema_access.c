@@ -1,7 +1,7 @@
 /*
  * schema_access.c -- the public read-only accessors of a compiled schema
  * (bitsift_schema_*, bitsift_field_type_name): names, framing, packet
- * types, sizes, fields and enum names.
+ * types, sizes, fields, enum names and where fields are written.
  */
 #include <string.h>
 
@@ -80,4 +80,12 @@ const char *bitsift_schema_enum_name(const bitsift_schema *s, unsigned id, int64
     if (op->code != OP_ENUM || s->fields[id].info.type != BITSIFT_FIELD_ENUM)
         return NULL;
     return schema_enum_lookup(s, op->enum_id, value);
+}
+
+bool bitsift_schema_field_source(const bitsift_schema *s, unsigned id, bitsift_field_source *src)
+{
+    if (id >= s->field_count || !src)
+        return false;
+    *src = s->fields[id].src;
+    return true;
 }

@@ -78,7 +78,8 @@ bitsift_schema *bitsift_schema_compile(const char *text, size_t size, const char
         return NULL;
     }
     bitsift_schema *s = calloc(1, sizeof *s);
-    struct compiler c = {.filename = file, .toks = toks, .ntoks = ntoks, .err = err, .s = s};
+    struct compiler c = {.filename = file, .text = text ? text : "", .toks = toks,
+                        .ntoks = ntoks, .err = err, .s = s};
     c.owner = -1;
     c.array_op = -1;
     c.parent_field = -1;

@@ -29,6 +29,7 @@ struct visible {
 
 struct compiler {
     const char *filename;
+    const char *text; /* the schema text: token offsets are from here */
     const struct token *toks;
     size_t ntoks;
     size_t pos; /* next token */
@@ -56,6 +57,9 @@ struct compiler {
     unsigned long lookup_work; /* name lookups so far (bounded) */
     const struct token *stmt_name; /* the field being declared, NULL else */  /* first item of the condition being parsed */ /* compiling a struct nobody uses, to check it */
     int32_t parent_field; /* field id of the enclosing struct/array */
+    /* The condition of the innermost `if` of the body being compiled (its
+     * first and last token), NULL outside one: for bitsift_field_source. */
+    const struct token *cond_first, *cond_last;
     char path[BITSIFT_PATH_MAX]; /* schema path of the enclosing container */
     size_t path_len;
     size_t string_bytes; /* bounded: see SCHEMA_MAX_STRINGS */

@@ -240,6 +240,7 @@ struct schema_enum_value {
 
 struct schema_enum {
     const char *name;
+    size_t items_start, items_end; /* its values in the schema text */
     uint32_t first, count; /* into enum_values, sorted by value */
     int64_t min, max;      /* the wire range: int(min, max) */
     bool dense;            /* values are first..first + count - 1: O(1) names */
@@ -249,6 +250,8 @@ struct schema_enum {
 struct schema_field {
     bitsift_field_info info;
     int32_t op; /* the op that reads it */
+    bitsift_field_source src; /* where it is written (bitsift_schema_field_source) */
+    bool has_src;             /* src filled (the parser fills each field once) */
 };
 
 struct schema_packet {

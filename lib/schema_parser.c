@@ -52,6 +52,7 @@ struct typespec {
     unsigned ncomponents; /* vectors and quaternions */
     bitsift_field_type composite;
     struct scalar comp;
+    const struct token *comp_first, *comp_last; /* the component type as written */
 };
 
 static const struct token *peek(struct compiler *c)
@@ -183,6 +184,66 @@ static bool string_literal(struct compiler *c, const struct token *t, char *buf,
     }
     buf[n] = 0;
     return true;
+}
+
+/* ---- where fields are written (bitsift_field_source) ----------------- */
+
+static size_t tok_start(const struct compiler *c, const struct token *t)
+{
+    return (size_t)(t->text - c->text);
+}
+
+static size_t tok_end(const struct compiler *c, const struct token *t)
+{
+    return tok_start(c, t) + t->len;
+}
+
+/* The span of tokens [first, last]; empty at `first` when last < first. */
+static void tok_span(const struct compiler *c, const struct token *first, const struct token *last,
+                     size_t *start, size_t *end)
+{
+    *start = tok_start(c, first);
+    *end = last >= first ? tok_end(c, last) : *start;
+}
+
+/* A statement from `first` to `last` (its ';'), with the condition it is
+ * under; the type and array spans are the caller's. */
+static bitsift_field_source statement_source(const struct compiler *c, const struct token *first,
+                                             const struct token *last)
+{
+    bitsift_field_source src;
+    memset(&src, 0, sizeof src);
+    src.line = first->line;
+    src.column = first->column;
+    tok_span(c, first, last, &src.start, &src.end);
+    src.type_start = src.type_end = src.start;
+    src.array_start = src.array_end = src.start;
+    src.body_start = src.body_end = src.start;
+    if (c->cond_first)
+        tok_span(c, c->cond_first, c->cond_last, &src.cond_start, &src.cond_end);
+    else
+        src.cond_start = src.cond_end = src.start;
+    return src;
+}
+
+/* What a declaration's braces hold, first token to last. */
+static void decl_body_span(const struct compiler *c, const struct decl *d, size_t *start,
+                           size_t *end)
+{
+    tok_span(c, &c->toks[d->body_first], &c->toks[d->body_end - (d->body_end > d->body_first)],
+             start, end);
+    if (d->body_end == d->body_first)
+        *end = *start;
+}
+
+/* Give every field from `first_field` on that has no source yet this one. */
+static void set_sources(struct compiler *c, uint32_t first_field, const bitsift_field_source *src)
+{
+    for (uint32_t f = first_field; f < c->s->field_count; f++)
+        if (!c->s->fields[f].has_src) {
+            c->s->fields[f].src = *src;
+            c->s->fields[f].has_src = true;
+        }
 }
 
 /* ---- declarations ------------------------------------------------- */
@@ -332,6 +393,7 @@ static bool compile_enum(struct compiler *c, struct decl *d)
     brace = peek(c);
     if (!expect(c, TOK_LBRACE, "'{'"))
         return false;
+    const struct token *first_item = peek(c), *last_item = brace;
     while (!accept(c, TOK_RBRACE)) {
         const struct token *name = expect_ident(c, "an enum value name");
         if (!name)
@@ -339,7 +401,9 @@ static bool compile_enum(struct compiler *c, struct decl *d)
         if (accept(c, TOK_ASSIGN)) {
             if (!parse_signed(c, &value))
                 return false;
+            last_item = &c->toks[c->pos - 1];
         } else {
+            last_item = name;
             if (value == INT64_MAX)
                 return compile_error(c, name, "enum value overflows");
             value++;
@@ -374,6 +438,8 @@ static bool compile_enum(struct compiler *c, struct decl *d)
     }
     if (e->count == 0)
         return compile_error(c, brace, "enum '%s' has no values", e->name);
+    tok_span(c, first_item, last_item, &s->enums[d->enum_id].items_start,
+             &s->enums[d->enum_id].items_end);
     qsort(s->enum_values + e->first, e->count, sizeof *s->enum_values, compare_enum_values);
     if (!explicit_range) {
         wire_min = s->enum_values[e->first].value;
@@ -821,6 +887,7 @@ static bool parse_type(struct compiler *c, struct typespec *ts, size_t stmt_star
         if (!expect(c, TOK_LPAREN, "'('"))
             return false;
         const struct token *ct = peek(c);
+        ts->comp_first = ct;
         if (!parse_scalar(c, &ts->comp, stmt_start)) {
             char buf[64];
             return c->failed || compile_error(c, ct, "expected a scalar component type, got %s",
@@ -831,6 +898,7 @@ static bool parse_type(struct compiler *c, struct typespec *ts, size_t stmt_star
             ts->comp.code == OP_OBJ_INDEX || ts->comp.code == OP_SEQ_REL ||
             ts->comp.code == OP_ACK_REL)
             return compile_error(c, ct, "vector components must be numbers");
+        ts->comp_last = &c->toks[c->pos - 1];
         return expect(c, TOK_RPAREN, "')'");
     }
     if (accept_word(c, "smallest_three")) {
@@ -1004,11 +1072,14 @@ static int32_t emit_value(struct compiler *c, const struct typespec *ts, const s
         d->used = true;
         size_t saved_pos = c->pos, saved_end = c->body_end;
         unsigned saved_cond = c->cond_depth;
+        const struct token *saved_cond_first = c->cond_first, *saved_cond_last = c->cond_last;
         c->pos = d->body_first;
         c->body_end = d->body_end;
         c->cond_depth = 0;
+        c->cond_first = c->cond_last = NULL;
         bool ok = compile_statements(c, false);
         c->pos = saved_pos, c->body_end = saved_end, c->cond_depth = saved_cond;
+        c->cond_first = saved_cond_first, c->cond_last = saved_cond_last;
         d->in_progress = false;
         if (!ok)
             return -1;
@@ -1263,8 +1334,11 @@ static bool parse_constraints(struct compiler *c, int32_t opi)
 static bool compile_field(struct compiler *c, size_t stmt_start)
 {
     struct typespec ts;
+    uint32_t first_field = c->s->field_count;
     if (!parse_type(c, &ts, stmt_start))
         return false;
+    const struct token *type_last = &c->toks[c->pos - 1];
+    const struct token *array_first = NULL, *array_last = NULL;
     const struct token *name = expect_ident(c, "a field name");
     if (!name)
         return false;
@@ -1279,8 +1353,10 @@ static bool compile_field(struct compiler *c, size_t stmt_start)
     int32_t opi;
     if (peek(c)->kind == TOK_LBRACKET) {
         struct arrayspec as;
+        array_first = peek(c);
         if (!parse_array(c, &as, name, stmt_start))
             return false;
+        array_last = &c->toks[c->pos - 1];
         if (++c->depth > BITSIFT_SCHEMA_MAX_DEPTH)
             return compile_error(c, name, "nesting deeper than %d levels",
                                  BITSIFT_SCHEMA_MAX_DEPTH);
@@ -1341,9 +1417,40 @@ static bool compile_field(struct compiler *c, size_t stmt_start)
         if (opi < 0)
             return false;
     }
-    if (!parse_constraints(c, opi))
+    if (!parse_constraints(c, opi) || !expect(c, TOK_SEMI, "';'"))
         return false;
-    return expect(c, TOK_SEMI, "';'");
+    bitsift_field_source src = statement_source(c, &c->toks[stmt_start], &c->toks[c->pos - 1]);
+    tok_span(c, &c->toks[stmt_start], type_last, &src.type_start, &src.type_end);
+    if (array_first)
+        tok_span(c, array_first, array_last, &src.array_start, &src.array_end);
+    for (uint32_t f = first_field; f < c->s->field_count; f++) {
+        struct schema_field *field = &c->s->fields[f];
+        if (field->has_src)
+            continue; /* a statement of the struct's declaration */
+        field->src = src;
+        field->has_src = true;
+        const struct schema_op *op = &c->s->ops[field->op];
+        if (ts.ncomponents && op->code != OP_STRUCT && op->code != OP_ARRAY)
+            tok_span(c, ts.comp_first, ts.comp_last, &field->src.type_start,
+                     &field->src.type_end);
+        if (ts.decl && op->code == OP_STRUCT)
+            decl_body_span(c, ts.decl, &field->src.body_start, &field->src.body_end);
+        if (op->code == OP_ENUM) {
+            field->src.body_start = c->s->enums[op->enum_id].items_start;
+            field->src.body_end = c->s->enums[op->enum_id].items_end;
+        }
+    }
+    return true;
+}
+
+/* align; and check(...);: the statement from `first` to its ';' is also
+ * their type. Always true. */
+static bool keyword_source(struct compiler *c, const struct token *first, uint32_t field)
+{
+    bitsift_field_source src = statement_source(c, first, &c->toks[c->pos - 1]);
+    tok_span(c, first, &c->toks[c->pos - 2], &src.type_start, &src.type_end);
+    set_sources(c, field, &src);
+    return true;
 }
 
 static bool compile_statement(struct compiler *c)
@@ -1359,7 +1466,7 @@ static bool compile_statement(struct compiler *c)
         c->s->ops[i].type = BITSIFT_FIELD_ALIGN;
         c->s->ops[i].name = "align";
         return compile_new_field(c, i, "align", 5, BITSIFT_FIELD_ALIGN) >= 0 &&
-               expect(c, TOK_SEMI, "';'");
+               expect(c, TOK_SEMI, "';'") && keyword_source(c, t, (uint32_t)c->s->field_count - 1);
     }
     if (accept_word(c, "check")) {
         uint32_t value;
@@ -1388,7 +1495,7 @@ static bool compile_statement(struct compiler *c)
         c->s->ops[i].check = value;
         c->s->ops[i].name = "check";
         return compile_new_field(c, i, "check", 5, BITSIFT_FIELD_CHECK) >= 0 &&
-               expect(c, TOK_SEMI, "';'");
+               expect(c, TOK_SEMI, "';'") && keyword_source(c, t, (uint32_t)c->s->field_count - 1);
     }
     if (accept_word(c, "if")) {
         if (++c->depth > BITSIFT_SCHEMA_MAX_DEPTH)
@@ -1401,10 +1508,17 @@ static bool compile_statement(struct compiler *c)
         c->s->ops[i].expr_first = c->s->expr_count;
         uint32_t expr_start = c->s->expr_count;
         c->expr_start = expr_start;
-        if (!expect(c, TOK_LPAREN, "'('") || !parse_or(c, stmt_start) ||
-            !expect(c, TOK_RPAREN, "')'"))
+        if (!expect(c, TOK_LPAREN, "'('"))
+            return false;
+        const struct token *cond_first = peek(c);
+        if (!parse_or(c, stmt_start))
+            return false;
+        const struct token *cond_last = &c->toks[c->pos - 1];
+        if (!expect(c, TOK_RPAREN, "')'"))
             return false;
         c->s->ops[i].expr_count = c->s->expr_count - expr_start;
+        const struct token *saved_first = c->cond_first, *saved_last = c->cond_last;
+        c->cond_first = cond_first, c->cond_last = cond_last;
         c->cond_depth++;
         bool ok = accept(c, TOK_LBRACE) ? compile_statements(c, true) : compile_statement(c);
         if (!ok)
@@ -1416,6 +1530,7 @@ static bool compile_statement(struct compiler *c)
                 return false;
         }
         c->cond_depth--;
+        c->cond_first = saved_first, c->cond_last = saved_last;
         c->s->ops[i].end = c->s->op_count;
         c->depth--;
         return true;
@@ -1531,6 +1646,7 @@ static bool compile_packet(struct compiler *c, struct decl *d, unsigned index)
     c->body_end = d->body_end;
     c->depth = 0;
     c->cond_depth = 0;
+    c->cond_first = c->cond_last = NULL;
     c->array_op = -1;
     c->path_len = 0;
     c->path[0] = 0;
@@ -1546,6 +1662,12 @@ static bool compile_packet(struct compiler *c, struct decl *d, unsigned index)
     if (p->field < 0 || !push_visible(c, NULL, root, -4))
         return false;
     s->fields[p->field].info.packet_type = index;
+    {
+        const struct token *keyword = d->name - 1; /* `packet` */
+        bitsift_field_source src = statement_source(c, keyword, &c->toks[d->body_end]);
+        decl_body_span(c, d, &src.body_start, &src.body_end);
+        set_sources(c, (uint32_t)p->field, &src);
+    }
     c->owner = (int32_t)c->nvis - 1;
     c->parent_field = p->field;
     if (!compile_statements(c, false))

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "filter.h"
 
 const char *cli_program = "bitsift";
 
@@ -215,6 +216,21 @@ int cli_load_schemas(struct cli *c)
             return -1;
         c->schemas[c->schema_count++] = s;
     }
+    if (c->no_crc && c->schema_count != 1) {
+        /* Several schemas are told apart by their CRC. */
+        cli_error("--no-crc needs exactly one schema: with several, the CRC is what tells "
+                  "which one a packet belongs to");
+        return -1;
+    }
+    if (c->display_filter) {
+        char message[512];
+        c->display = filter_compile(c->display_filter, (const bitsift_schema *const *)c->schemas,
+                                    c->schema_count, message, sizeof message);
+        if (!c->display) {
+            cli_error("%s", message);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -223,6 +239,9 @@ void cli_free(struct cli *c)
     for (size_t i = 0; i < c->schema_count; i++)
         bitsift_schema_free(c->schemas[i]);
     c->schema_count = 0;
+    filter_free(c->display);
+    c->display = NULL;
+    frame_select_free(&c->frames);
     free(c->bpf);
     c->bpf = NULL;
 }
@@ -255,6 +274,7 @@ void cli_input_options(struct cli *c, struct input_options *options)
     options->note = cli_report_note;
     options->ctx = c;
     options->stop = &interrupted;
+    options->frames = &c->frames;
 }
 
 void cli_report_problem(void *ctx, const char *source, uint64_t index, const char *message)

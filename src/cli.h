@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bitsift.h"
+#include "frame_select.h"
 #include "input.h"
 #include "out.h"
 
@@ -20,6 +21,8 @@
 #define EXIT_EMPTY   3 /* validate checked no packet at all (unless --allow-empty) */
 
 #define CLI_MAX_SCHEMAS 64
+
+struct filter;
 
 enum cli_format { FORMAT_TEXT, FORMAT_JSON };
 
@@ -37,6 +40,9 @@ struct cli {
     const char *junit;    /* --junit FILE */
     uint64_t max_errors;  /* --max-errors, 0 = no limit */
     int allow_empty;      /* --allow-empty: validate of no packet exits 0 */
+    const char *display_filter; /* -Y EXPR (filter.h), compiled by cli_load_schemas */
+    struct frame_select frames; /* --frame (empty: every frame) */
+    int no_crc;           /* --no-crc: decode past a CRC mismatch (one schema only) */
     const char *output;   /* encode -o */
     const char *pcap_out; /* encode -w */
     const char *src;      /* encode --src ADDR:PORT */
@@ -49,6 +55,7 @@ struct cli {
     /* Loaded by cli_load_schemas. */
     bitsift_schema *schemas[CLI_MAX_SCHEMAS];
     size_t schema_count;
+    struct filter *display; /* -Y compiled against them (filter.h), or NULL */
     char *bpf; /* the filter handed to libpcap (-f and -p combined) */
     /* Set when any input problem was reported. */
     int trouble;
@@ -72,7 +79,8 @@ void cli_catch_interrupts(void);
 int cli_interrupted(void);
 
 /* Load every -s schema, or the bundled default (shooter.bss) when there is
- * none. Prints compiler-style messages and returns -1 on failure. */
+ * none, then compile -Y against them and check that --no-crc has one
+ * schema. Prints compiler-style messages and returns -1 on failure. */
 int cli_load_schemas(struct cli *c);
 /* Compile one schema file, "-" being standard input (named "<stdin>" in
  * messages). On failure prints "bitsift: file:line:column: message" and
@@ -117,5 +125,6 @@ int cmd_stats(struct cli *c);
 int cmd_schema(struct cli *c);
 int cmd_seeds(struct cli *c);
 int cmd_reseal(struct cli *c);
+int cmd_diagnose(struct cli *c);
 
 #endif /* BITSIFT_CLI_H */

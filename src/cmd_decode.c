@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "fields.h"
 #include "record.h"
+#include "verdict.h"
 
 /* Bytes of one packet's field text kept in memory; beyond, it is streamed.
  * 1 MiB holds the text of any packet of a real game by far (a 1,400-byte
@@ -47,7 +48,8 @@ static void print_fields(struct decode_run *d, struct out *o, const struct input
     /* The printers nest by enter/leave, never read ev->path and
      * leave out the fields of branches not taken. */
     unsigned flags = BITSIFT_DECODE_NO_PATHS | BITSIFT_DECODE_NO_ABSENT |
-                     (c->strict ? BITSIFT_DECODE_STRICT : 0);
+                     (c->strict ? BITSIFT_DECODE_STRICT : 0) |
+                     (c->no_crc ? BITSIFT_DECODE_NO_CRC : 0);
     bitsift_decode(schema, p->data, p->size, flags, &v, res);
     fields_end(&fp);
 }
@@ -106,7 +108,8 @@ static void text_header(struct decode_run *d, const struct input_packet *p,
 }
 
 static void json_record(struct decode_run *d, const struct input_packet *p, int index,
-                        const bitsift_schema *schema, const bitsift_result *res)
+                        const bitsift_schema *schema, const bitsift_result *res,
+                        const struct verdict *crc)
 {
     struct out *o = &d->out;
     out_char(o, '{');
@@ -116,6 +119,8 @@ static void json_record(struct decode_run *d, const struct input_packet *p, int 
         out_str(o, ",\"error\":");
         record_json_error(o, res);
     }
+    if (crc)
+        verdict_json_note(o, crc);
     if (schema) {
         record_json_protocol(o, schema, res);
         out_str(o, ",\"bits\":");
@@ -145,20 +150,31 @@ static int on_packet(void *ctx, const struct input_packet *p)
     struct decode_run *d = ctx;
     struct cli *c = d->cli;
     int json = c->format == FORMAT_JSON;
-    int index = cli_pick_schema(c, p->data, p->size);
+    struct verdict verdict;
+    if ((c->display || c->no_crc) && !verdict_take(c, p->data, p->size, &verdict))
+        return 0; /* not selected by -Y */
+    int index = c->display || c->no_crc ? verdict.schema_index
+                                         : cli_pick_schema(c, p->data, p->size);
     const bitsift_schema *schema = index >= 0 ? c->schemas[index] : NULL;
     bitsift_result res;
     d->scratch.len = 0;
     d->scratch.failed = 0;
+    unsigned decode_flags = (c->strict ? BITSIFT_DECODE_STRICT : 0) |
+                            (c->no_crc ? BITSIFT_DECODE_NO_CRC : 0);
     if (!schema) {
         record_no_protocol(&res);
     } else if (!json && c->quiet) {
-        bitsift_decode(schema, p->data, p->size, c->strict ? BITSIFT_DECODE_STRICT : 0, NULL, &res);
+        bitsift_decode(schema, p->data, p->size, decode_flags, NULL, &res);
     } else {
         print_fields(d, &d->scratch, p, index, &res);
     }
+    const struct verdict *crc = NULL;
+    if (c->no_crc && verdict.crc_mismatch) {
+        res = verdict.res; /* the CRC mismatch, or the failure past it */
+        crc = &verdict;
+    }
     if (json) {
-        json_record(d, p, index, schema, &res);
+        json_record(d, p, index, schema, &res, crc);
     } else {
         text_header(d, p, schema, &res);
         if (schema && !c->quiet)
@@ -166,6 +182,8 @@ static int on_packet(void *ctx, const struct input_packet *p)
         if (res.status != BITSIFT_OK && !c->quiet) { /* -q: header lines only */
             out_str(&d->out, "  !! ");
             record_text_failure(&d->out, &res);
+            if (crc)
+                verdict_text_note(&d->out, crc);
             out_char(&d->out, '\n');
         }
     }

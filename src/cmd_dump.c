@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "fields.h"
 #include "record.h"
+#include "verdict.h"
 
 struct dump_run {
     struct cli *cli;
@@ -232,24 +233,23 @@ static int on_packet(void *ctx, const struct input_packet *p)
 {
     struct dump_run *d = ctx;
     struct cli *c = d->cli;
-    int index = cli_pick_schema(c, p->data, p->size);
-    const bitsift_schema *schema = index >= 0 ? c->schemas[index] : NULL;
+    /* Decode once without output to write the header (type, verdict)
+     * first, then again with the visitor that prints. */
+    struct verdict verdict;
+    if (!verdict_take(c, p->data, p->size, &verdict))
+        return 0; /* not selected by -Y */
+    const bitsift_schema *schema = verdict.schema;
     d->data = p->data;
     d->size = p->size;
     if (d->dumped)
         out_char(&d->out, '\n');
-    /* Decode once without output to write the header (type, verdict)
-     * first, then again with the visitor that prints. */
-    bitsift_result res;
-    unsigned flags = c->strict ? BITSIFT_DECODE_STRICT : 0;
-    if (schema)
-        bitsift_decode(schema, p->data, p->size, flags, NULL, &res);
-    else
-        record_no_protocol(&res);
+    bitsift_result res = verdict.res;
     header(d, p, schema, &res);
     if (schema) {
         bitsift_visitor v = {on_field, on_enter, on_leave, d};
-        bitsift_decode(schema, p->data, p->size, flags, &v, &res);
+        bitsift_decode(schema, p->data, p->size, verdict.flags, &v, &res);
+        if (verdict.crc_mismatch)
+            res = verdict.res; /* the CRC mismatch, or the failure past it */
     }
     uint64_t total = (uint64_t)p->size * 8;
     uint64_t width = 0;
@@ -261,6 +261,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
         out_str(&d->out, bitsift_error_name(res.status));
         out_str(&d->out, ": ");
         record_text_failure(&d->out, &res);
+        verdict_text_note(&d->out, &verdict);
         out_char(&d->out, '\n');
     } else if (res.bits < total) {
         columns(d, "  ", res.bits, total - res.bits, 1);

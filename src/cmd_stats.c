@@ -9,14 +9,20 @@
  * struct or array counts everything inside it. Only valid packets are
  * profiled; invalid ones are counted by error kind. Memory is a few
  * counters per schema field, whatever the number of packets.
+ *
+ * advisor.c adds the values seen against the declared ranges (and what a
+ * fitted range would save), errors by packet type and field, and the
+ * bandwidth per packet type over time.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "advisor.h"
 #include "cli.h"
 #include "error_tally.h"
 #include "record.h"
+#include "verdict.h"
 
 /* Framing fields have no schema id; they get these slots after the fields. */
 static const char *const framing_names[] = {"prefix", "crc", "type", "end_check"};
@@ -46,6 +52,8 @@ struct stats_run {
     struct cli *cli;
     struct schema_stats *per_schema;
     struct schema_stats *active; /* the schema of the packet being decoded */
+    int active_index;
+    struct advisor *advisor;
     struct error_tally tally;
     uint64_t all_bits; /* in valid packets */
 };
@@ -74,7 +82,9 @@ static bool on_field(void *ctx, const bitsift_event *ev)
     /* Array counts and indices are inside the array's total (leave). */
     if (ev->flags & BITSIFT_EVENT_ARRAY_META)
         return true;
-    add_bits(((struct stats_run *)ctx)->active, ev);
+    struct stats_run *r = ctx;
+    add_bits(r->active, ev);
+    advisor_value(r->advisor, r->active_index, ev);
     return true;
 }
 
@@ -100,18 +110,38 @@ static int on_packet(void *ctx, const struct input_packet *p)
 {
     struct stats_run *r = ctx;
     struct cli *c = r->cli;
-    int index = cli_pick_schema(c, p->data, p->size);
+    struct verdict verdict;
+    if (c->display && !verdict_take(c, p->data, p->size, &verdict))
+        return 0; /* not selected by -Y: not profiled */
+    int index = c->display ? verdict.schema_index : cli_pick_schema(c, p->data, p->size);
     if (index < 0) {
+        bitsift_result none;
+        record_no_protocol(&none);
         error_tally_invalid(&r->tally, BITSIFT_E_PROTOCOL);
+        advisor_failure(r->advisor, -1, &none);
+        advisor_packet(r->advisor, -1, -1, p);
         return c->count && r->tally.packets >= c->count;
     }
     struct schema_stats *s = &r->per_schema[index];
     r->active = s;
-    bitsift_visitor v = {on_field, NULL, on_leave, r};
+    r->active_index = index;
     bitsift_result res;
+    unsigned strict = c->strict ? BITSIFT_DECODE_STRICT : 0;
+    /* The verdict first (the fast path): only a valid packet is profiled,
+     * and only its values may count among the values seen. */
+    if (c->display)
+        res = verdict.res;
+    else
+        bitsift_decode(s->schema, p->data, p->size, strict, NULL, &res);
+    advisor_packet(r->advisor, index, res.packet_type, p);
+    if (res.status != BITSIFT_OK) {
+        error_tally_invalid(&r->tally, res.status);
+        advisor_failure(r->advisor, index, &res);
+        return c->count && r->tally.packets >= c->count;
+    }
+    bitsift_visitor v = {on_field, NULL, on_leave, r};
     /* Fields add up by id: their paths are never read. */
-    unsigned flags = BITSIFT_DECODE_NO_PATHS | (c->strict ? BITSIFT_DECODE_STRICT : 0);
-    bitsift_decode(s->schema, p->data, p->size, flags, &v, &res);
+    bitsift_decode(s->schema, p->data, p->size, BITSIFT_DECODE_NO_PATHS | strict, &v, &res);
     int type = res.packet_type;
     if (res.status == BITSIFT_OK && type >= 0 && (unsigned)type < s->type_count) {
         error_tally_valid(&r->tally);
@@ -140,6 +170,9 @@ static int on_packet(void *ctx, const struct input_packet *p)
 static int setup(struct stats_run *r)
 {
     struct cli *c = r->cli;
+    r->advisor = advisor_create(c->schemas, c->schema_count);
+    if (!r->advisor)
+        return -1;
     r->per_schema = calloc(c->schema_count, sizeof *r->per_schema);
     if (!r->per_schema)
         return -1;
@@ -171,6 +204,8 @@ static int setup(struct stats_run *r)
 
 static void teardown(struct stats_run *r)
 {
+    advisor_free(r->advisor);
+    r->advisor = NULL;
     if (!r->per_schema)
         return;
     for (size_t i = 0; i < r->cli->schema_count; i++) {
@@ -249,8 +284,18 @@ static void print_text(const struct stats_run *r)
                     continue;
                 text_row(r, &s->fields[ts->ids[j]], ts->packets, info.depth, info.path);
             }
+            fflush(stdout);
+            struct out q;
+            out_init(&q, stdout);
+            advisor_text_type(r->advisor, &q, (int)i, t, ts->packets);
+            out_finish(&q);
         }
     }
+    struct out tail;
+    out_init(&tail, stdout);
+    advisor_text_errors(r->advisor, &tail);
+    advisor_text_bandwidth(r->advisor, &tail);
+    out_finish(&tail);
 }
 
 static void json_field(struct out *o, const struct stats_run *r, const struct field_stats *f,
@@ -271,7 +316,6 @@ static void json_field(struct out *o, const struct stats_run *r, const struct fi
     out_u64(o, f->total);
     out_str(o, ",\"share\":");
     out_bytes(o, number, format_float64(number, share(r, f->total) / 100.0));
-    out_char(o, '}');
 }
 
 static int print_json(const struct stats_run *r)
@@ -319,6 +363,7 @@ static int print_json(const struct stats_run *r)
                 out_str(&o, fsep);
                 fsep = ",";
                 json_field(&o, r, &ts->framing[k], ts->packets, framing_names[k], "framing");
+                out_char(&o, '}');
             }
             for (size_t j = 0; j < ts->id_count; j++) {
                 bitsift_field_info info;
@@ -328,11 +373,17 @@ static int print_json(const struct stats_run *r)
                 fsep = ",";
                 json_field(&o, r, &s->fields[ts->ids[j]], ts->packets, info.path,
                            bitsift_field_type_name(info.type));
+                advisor_json_field(r->advisor, &o, (int)i, ts->ids[j], ts->packets);
+                out_char(&o, '}');
             }
             out_str(&o, "]}");
         }
     }
-    out_str(&o, "]}\n");
+    out_str(&o, "],");
+    advisor_json_errors(r->advisor, &o);
+    out_char(&o, ',');
+    advisor_json_bandwidth(r->advisor, &o);
+    out_str(&o, "}\n");
     return out_finish(&o);
 }
 

@@ -12,7 +12,9 @@
  * -F json: one NDJSON record per failure and a summary record. --junit
  * FILE also writes a JUnit report (one test case per input).
  *
- * Validation runs the decoder with no visitor: the fastest path.
+ * Validation runs the decoder with no visitor: the fastest path (verdict.c;
+ * a -Y that names fields adds a decode with its visitor, for the packets
+ * of the types it names).
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +24,7 @@
 #include "error_tally.h"
 #include "junit.h"
 #include "record.h"
+#include "verdict.h"
 
 struct validate_run {
     struct cli *cli;
@@ -35,8 +38,9 @@ struct validate_run {
 /* With several schemas the line names the protocol the packet was read
  * with (two versions of one protocol share the name, not the id). */
 static void text_failure(struct out *o, const struct input_packet *p,
-                         const bitsift_schema *several, const bitsift_result *res)
+                         const bitsift_schema *several, const struct verdict *v)
 {
+    const bitsift_result *res = &v->res;
     out_str(o, p->source);
     out_str(o, ":packet ");
     out_u64(o, p->index);
@@ -46,15 +50,18 @@ static void text_failure(struct out *o, const struct input_packet *p,
         out_str(o, ": ");
     }
     record_text_failure(o, res);
+    verdict_text_note(o, v);
 }
 
 static void json_failure(struct out *o, const struct input_packet *p,
-                         const bitsift_schema *schema, const bitsift_result *res)
+                         const bitsift_schema *schema, const struct verdict *v)
 {
+    const bitsift_result *res = &v->res;
     out_char(o, '{');
     record_json_origin(o, p);
     out_str(o, ",\"valid\":false,\"error\":");
     record_json_error(o, res);
+    verdict_json_note(o, v);
     if (schema)
         record_json_protocol(o, schema, res);
     out_str(o, "}\n");
@@ -64,33 +71,29 @@ static int on_packet(void *ctx, const struct input_packet *p)
 {
     struct validate_run *v = ctx;
     struct cli *c = v->cli;
-    int index = cli_pick_schema(c, p->data, p->size);
-    const bitsift_schema *schema = index >= 0 ? c->schemas[index] : NULL;
-    bitsift_result res;
-    if (schema)
-        bitsift_decode(schema, p->data, p->size, c->strict ? BITSIFT_DECODE_STRICT : 0, NULL,
-                       &res);
-    else
-        record_no_protocol(&res);
-    if (res.status == BITSIFT_OK) {
+    struct verdict verdict;
+    if (!verdict_take(c, p->data, p->size, &verdict))
+        return 0; /* not selected by -Y: not checked */
+    const bitsift_schema *schema = verdict.schema;
+    if (verdict.res.status == BITSIFT_OK) {
         error_tally_valid(&v->tally);
         if (v->junit)
             junit_packet(v->junit, NULL);
     } else {
         const bitsift_schema *several = c->schema_count > 1 ? schema : NULL;
-        error_tally_invalid(&v->tally, res.status);
+        error_tally_invalid(&v->tally, verdict.res.status);
         if (!c->max_errors || v->shown < c->max_errors) {
             v->shown++;
             if (c->format == FORMAT_JSON) {
-                json_failure(&v->out, p, schema, &res);
+                json_failure(&v->out, p, schema, &verdict);
             } else {
-                text_failure(&v->out, p, several, &res);
+                text_failure(&v->out, p, several, &verdict);
                 out_char(&v->out, '\n');
             }
         }
         if (v->junit) {
             v->line.len = 0;
-            text_failure(&v->line, p, several, &res);
+            text_failure(&v->line, p, several, &verdict);
             out_char(&v->line, '\0');
             junit_packet(v->junit, v->line.buf ? v->line.buf : "");
         }
@@ -223,7 +226,10 @@ int cmd_validate(struct cli *c)
         cli_error("no packet was checked in %llu input%s%s: exit status %d (--allow-empty "
                   "accepts this)",
                   (unsigned long long)counts.inputs, counts.inputs == 1 ? "" : "s",
-                  options.filter ? " (no frame matched the filter)" : "", EXIT_EMPTY);
+                  options.filter                      ? " (no frame matched the filter)"
+                  : c->display || c->frames.count ? " (-Y or --frame selected none)"
+                                                  : "",
+                  EXIT_EMPTY);
         return EXIT_EMPTY;
     }
     return v.tally.invalid ? EXIT_INVALID : EXIT_VALID;

@@ -136,6 +136,9 @@ static int capture_frame(void *ctx, const struct capture_frame *frame)
     struct walk *w = cw->w;
     uint64_t index = frame->number; /* the frame's place in the capture */
     w->counts->frames++;
+    const struct frame_select *frames = w->options->frames;
+    if (!frame_select_has(frames, index)) /* after the last one, this input is done */
+        return index >= frame_select_last(frames) || interrupted(w);
     struct decap_result d;
     if (decap_frame(cw->link, frame->data, frame->caplen, frame->wirelen, &d) != DECAP_UDP) {
         frame_not_decoded(w, cw->source, index, &d);
@@ -230,7 +233,7 @@ static void read_packet_file(struct walk *w, const char *source, FILE *fp, const
     begin(w, source, 0);
     if (size == 0) {
         problem(w, source, 0, "empty file: no packet");
-    } else {
+    } else if (frame_select_has(w->options->frames, 1)) {
         struct input_packet p = {.source = source, .index = 1, .data = w->buffer, .size = size};
         deliver(w, &p);
     }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "decap.h"
+#include "frame_select.h"
 
 /* The largest raw packet file read (a UDP datagram is at most 64 KiB; a
  * fuzzer's crash file can be bigger, this is the hard limit). */
@@ -59,6 +60,8 @@ struct input_options {
     /* Non-zero (set by a signal handler) stops the run at the next frame
      * or file; a read it interrupted reports nothing. */
     const volatile sig_atomic_t *stop;
+    /* --frame: the frame numbers read from each input, or NULL for all */
+    const struct frame_select *frames;
 };
 
 struct input_counts {

@@ -25,6 +25,8 @@ enum {
     OPT_PREFIX,
     OPT_IN_PLACE,
     OPT_ALLOW_EMPTY,
+    OPT_FRAME,
+    OPT_NO_CRC,
     OPT_HELP = 'h',
     OPT_VERSION = 'V'
 };
@@ -33,7 +35,8 @@ struct command {
     const char *name;
     int (*run)(struct cli *c);
     /* short letters; J = --junit, M = --max-errors, A = --src/--dst, S = --strict,
-     * P = --protocol/--prefix, I = --in-place, E = --allow-empty */
+     * P = --protocol/--prefix, I = --in-place, E = --allow-empty, R = --frame,
+     * C = --no-crc */
     const char *options;
     const char *usage;   /* arguments after the options */
     const char *summary;
@@ -41,17 +44,19 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"decode", cmd_decode, "sfpFcqS", "INPUT...", "print each packet's fields (text or NDJSON)", 1},
-    {"dump", cmd_dump, "sfpcqS", "INPUT...", "bit-level annotated hex dump of each packet", 1},
-    {"validate", cmd_validate, "sfpFcqSJME", "INPUT...",
+    {"decode", cmd_decode, "sfpFcqSYRC", "INPUT...", "print each packet's fields (text or NDJSON)", 1},
+    {"dump", cmd_dump, "sfpcqSYRC", "INPUT...", "bit-level annotated hex dump of each packet", 1},
+    {"validate", cmd_validate, "sfpFcqSJMEYRC", "INPUT...",
      "check every packet; exit 0 when all are valid, 1 when not, 3 when none", 1},
     {"encode", cmd_encode, "sowqA", "[NDJSON...]",
      "write packets from NDJSON records (as decode prints them)", 0},
-    {"stats", cmd_stats, "sfpFcqS", "INPUT...",
+    {"stats", cmd_stats, "sfpFcqSYR", "INPUT...",
      "packets per type and error, bits per field (bandwidth profile)", 1},
     {"schema", cmd_schema, "", "FILE", "check a schema and print each packet type's layout", 1},
     {"seeds", cmd_seeds, "socq", "", "valid sealed packets of every packet type (a fuzz corpus)", 0},
     {"reseal", cmd_reseal, "soPI", "FILE...", "store the right CRC into packet files", 1},
+    {"diagnose", cmd_diagnose, "sfpFcqSE", "INPUT...",
+     "find the schema change that explains failing packets (first -s: the schema)", 1},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
@@ -73,6 +78,9 @@ static const struct option long_options[] = {
     {"prefix", required_argument, NULL, OPT_PREFIX},
     {"in-place", no_argument, NULL, OPT_IN_PLACE},
     {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
+    {"display-filter", required_argument, NULL, 'Y'},
+    {"frame", required_argument, NULL, OPT_FRAME},
+    {"no-crc", no_argument, NULL, OPT_NO_CRC},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -98,6 +106,11 @@ static void help(void)
            "                        default: the bundled example protocol shooter.bss\n"
            "  -f, --filter EXPR     BPF filter for captures (tcpdump syntax)\n"
            "  -p, --port N          only UDP port N (same as -f 'udp port N')\n"
+           "  -Y, --display-filter EXPR\n"
+           "                        only the packets EXPR selects by their fields, type\n"
+           "                        or failure: 'Snapshot.players[].health < 10'\n"
+           "      --frame N[-M],... only these frame numbers of each input\n"
+           "      --no-crc          decode past a CRC mismatch and report it (one schema)\n"
            "  -F, --format FORMAT   text (default) or json (NDJSON, one object a line)\n"
            "  -c, --count N         stop after N packets (0, the default: all)\n"
            "  -q, --quiet           decode: header lines only; others: no notes\n"
@@ -105,7 +118,7 @@ static void help(void)
            "      --junit FILE      validate: also write a JUnit XML report\n"
            "      --max-errors N    validate: print at most N failures (0, the default:\n"
            "                        all); every failure is still counted\n"
-           "      --allow-empty     validate: exit 0, not 3, when no packet was checked\n"
+           "      --allow-empty     validate, diagnose: exit 0, not 3, when no packet was read\n"
            "  -o, --output PATH     encode: raw packet files into directory PATH, or\n"
            "                        one packet into file PATH; seeds: the directory;\n"
            "                        reseal: the resealed file\n"
@@ -123,7 +136,7 @@ static void help(void)
            "\n"
            "Exit status: 0 when all is well, 1 when a packet is invalid (validate) or a\n"
            "record cannot be encoded (encode), 2 on a usage, schema, input or output error,\n"
-           "3 when validate found no packet to check (a filter matched nothing, an empty\n"
+           "3 when validate or diagnose found no packet (a filter matched nothing, an empty\n"
            "directory) and --allow-empty was not given.\n"
            "\n"
            "Examples:\n"
@@ -191,7 +204,9 @@ static void command_help(const struct command *cmd)
                         (*o == 'S' && lo->val == OPT_STRICT) ||
                         (*o == 'P' && (lo->val == OPT_PROTOCOL || lo->val == OPT_PREFIX)) ||
                         (*o == 'I' && lo->val == OPT_IN_PLACE) ||
-                        (*o == 'E' && lo->val == OPT_ALLOW_EMPTY);
+                        (*o == 'E' && lo->val == OPT_ALLOW_EMPTY) ||
+                        (*o == 'R' && lo->val == OPT_FRAME) ||
+                        (*o == 'C' && lo->val == OPT_NO_CRC);
             if (match)
                 printf(" --%s", lo->name);
         }
@@ -204,7 +219,8 @@ static int allowed(const struct command *cmd, int opt)
     int letter = opt == OPT_JUNIT ? 'J' : opt == OPT_MAX_ERRORS ? 'M' :
                  opt == OPT_SRC || opt == OPT_DST ? 'A' : opt == OPT_STRICT ? 'S' :
                  opt == OPT_PROTOCOL || opt == OPT_PREFIX ? 'P' : opt == OPT_IN_PLACE ? 'I' :
-                 opt == OPT_ALLOW_EMPTY ? 'E' : opt;
+                 opt == OPT_ALLOW_EMPTY ? 'E' : opt == OPT_FRAME ? 'R' :
+                 opt == OPT_NO_CRC ? 'C' : opt;
     return strchr(cmd->options, letter) != NULL;
 }
 
@@ -241,7 +257,7 @@ int main(int argc, char **argv)
     optind = 2;
     opterr = 0;
     while ((longindex = -1,
-            opt = getopt_long(argc, argv, ":s:f:p:F:c:qo:w:hV", long_options, &longindex)) !=
+            opt = getopt_long(argc, argv, ":s:f:p:F:c:qo:w:Y:hV", long_options, &longindex)) !=
            -1) {
         if (longindex >= 0)
             snprintf(option_name, sizeof option_name, "--%s", long_options[longindex].name);
@@ -326,12 +342,31 @@ int main(int argc, char **argv)
         case OPT_ALLOW_EMPTY:
             c.allow_empty = 1;
             break;
+        case 'Y':
+            if (c.display_filter)
+                return usage_error(cmd->name, "give one -Y (join conditions with &&), not a second:",
+                                   optarg);
+            c.display_filter = optarg;
+            break;
+        case OPT_FRAME: {
+            char message[256];
+            if (frame_select_add(&c.frames, optarg, message, sizeof message) != 0) {
+                frame_select_free(&c.frames);
+                return usage_error(cmd->name, "--frame:", message);
+            }
+            break;
+        }
+        case OPT_NO_CRC:
+            c.no_crc = 1;
+            break;
         }
     }
     c.inputs = argv + optind;
     c.input_count = (size_t)(argc - optind);
-    if (cmd->inputs && c.input_count == 0)
+    if (cmd->inputs && c.input_count == 0) {
+        frame_select_free(&c.frames);
         return usage_error(cmd->name, "no input given", NULL);
+    }
     cli_catch_interrupts();
     int status = cmd->run(&c);
     cli_free(&c);

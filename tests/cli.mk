@@ -5,10 +5,17 @@
 # tshark. tests/cli/prepare-data.sh regenerates tests/cli/data.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture \
-	tests/cli/test-float-format tests/cli/test-fields
+	tests/cli/test-float-format tests/cli/test-fields tests/cli/test-filter
 TESTS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture \
-	tests/cli/test-float-format tests/cli/test-fields
+	tests/cli/test-float-format tests/cli/test-fields tests/cli/test-filter
 endif
+# The -Y compiler on hostile text and --frame lists (filter-check.py checks
+# the filters against an independent evaluation over decode's JSON).
+tests_cli_test_filter_SOURCES = tests/cli/test_filter.c src/filter.c src/filter.h \
+	src/frame_select.c src/frame_select.h
+tests_cli_test_filter_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_cli_test_filter_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_cli_test_filter_LDADD = lib/libbitsift.la $(CMOCKA_LIBS) -lm
 tests_cli_test_decap_SOURCES = tests/cli/test_decap.c src/decap.c
 tests_cli_test_decap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_decap_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -43,13 +50,15 @@ tests_cli_float_exhaustive_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_float_exhaustive_LDADD = -lm
 
 TESTS += tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.sh tests/cli/input-paths.sh \
-	tests/cli/seeds-reseal.sh
+	tests/cli/seeds-reseal.sh \
+	tests/cli/filter-check.py tests/cli/advisor-check.py
 # What hostile inputs and failing runs must not do (data loss, unbounded
 # memory or time, hangs); peak-rss measures a command's memory for them.
 TESTS += tests/cli/encode-safety.sh tests/cli/input-limits.sh
 check_PROGRAMS += tests/cli/peak-rss
 tests_cli_peak_rss_SOURCES = tests/cli/peak_rss.c
 EXTRA_DIST += \
+	tests/cli/filter-check.py tests/cli/advisor-check.py \
 	tests/cli/encode-safety.sh tests/cli/input-limits.sh \
 	tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.sh tests/cli/input-paths.sh \
 	tests/cli/seeds-reseal.sh \

@@ -152,6 +152,35 @@ bool bitsift_schema_field_info(const bitsift_schema *s, unsigned id, bitsift_fie
  * an enum or the value has no name. */
 const char *bitsift_schema_enum_name(const bitsift_schema *s, unsigned id, int64_t value);
 
+/*
+ * Where field `id` is written in the schema text it was compiled from:
+ * byte offsets into that text, each span [start, end). Tools use it to
+ * point at a line or to propose an edit and compile it again (`bitsift
+ * diagnose`). The fields one statement makes (an array and its element, a
+ * vector and its components, smallest_three's parts, the fields of a
+ * struct-typed field) share its statement; the fields inlined from a
+ * struct are found in the struct's declaration. A span that does not
+ * apply is empty (start == end).
+ */
+typedef struct bitsift_field_source {
+    unsigned line, column;         /* the statement's first token, 1-based */
+    size_t start, end;             /* the statement, through its ';' (a packet
+                                      root: its whole declaration) */
+    size_t type_start, type_end;   /* the type as written ("int(0, 200)",
+                                      "Team"); a vector's component: the
+                                      component type */
+    size_t array_start, array_end; /* "[max 32]", "[1024] sparse(flags)" */
+    size_t cond_start, cond_end;   /* the condition of the innermost `if` of
+                                      the same body, inside its parentheses */
+    size_t body_start, body_end;   /* what the braces of its type's
+                                      declaration hold, first token to last:
+                                      a packet root's or a struct's
+                                      statements, an enum's values */
+} bitsift_field_source;
+
+/* Fill *src for field `id`; false when id is out of range. */
+bool bitsift_schema_field_source(const bitsift_schema *s, unsigned id, bitsift_field_source *src);
+
 /* Print the layout of every packet type, one line per field with its type
  * and its min/max bits, indented by nesting (what `bitsift schema FILE`
  * shows). Returns false on a write error. */

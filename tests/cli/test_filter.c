@@ -1,0 +1,298 @@
+/*
+ * test_filter.c -- the -Y expression compiler on hostile text, and the
+ * --frame list parser: every text either compiles or gets a message,
+ * never a crash, a hang or a leak; limits hold; judgements from events.
+ * The agreement of filters with an independent evaluation over decode's
+ * JSON is tests/cli/filter-check.py.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "filter.h"
+#include "frame_select.h"
+
+static const char arena_text[] =
+    "protocol arena { id 0x41524e41; crc on; end_check \"end of packet\"; }\n"
+    "enum Team { Red, Blue, Spectator }\n"
+    "struct Player { int(0, 63) id; Team team; bool alive; if (alive) { int(0, 100) health; }"
+    " string(16) name; }\n"
+    "packet Hello { uint16 client_version; bytes(4) token; }\n"
+    "packet Snapshot { float gravity; Player players[max 8]; int(-1000, 1000) scores[16]; }\n";
+
+static bitsift_schema *arena(void)
+{
+    bitsift_schema_error err;
+    bitsift_schema *s = bitsift_schema_compile(arena_text, sizeof arena_text - 1, "arena", &err);
+    if (!s)
+        fail_msg("%s", err.message);
+    return s;
+}
+
+/* Compile; NULL with a non-empty message, or a filter. */
+static struct filter *compile(bitsift_schema *s, const char *text, char *error, size_t size)
+{
+    error[0] = '\0';
+    const bitsift_schema *const list[1] = {s};
+    struct filter *f = filter_compile(text, list, 1, error, size);
+    if (!f)
+        assert_true(error[0] != '\0');
+    return f;
+}
+
+static void accepts_the_language(void **state)
+{
+    (void)state;
+    bitsift_schema *s = arena();
+    char error[512];
+    const char *good[] = {
+        "Snapshot",
+        "snapshot",
+        "Snapshot.players[].health < 10",
+        "Snapshot.players.health < 10",
+        "Snapshot.players[].team == Blue && !(Snapshot.gravity > -9.5)",
+        "Snapshot.scores >= -1000 or Hello.token == \"dead:beef\"",
+        "Hello.token contains \"be\"",
+        "Snapshot.players[].name contains \"a\\x62\" || Snapshot.players[].name == \"\"",
+        "error",
+        "error.kind == crc || error.kind ne range",
+        "error.field == \"players[].health\" and error.bit gt 0x10",
+        "Snapshot.players[].alive == true && Hello.client_version != 18446744073709551616",
+        "true || false",
+        "not Snapshot.players[]",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        struct filter *f = compile(s, good[i], error, sizeof error);
+        if (!f)
+            fail_msg("%s: %s", good[i], error);
+        filter_free(f);
+    }
+    bitsift_schema_free(s);
+}
+
+static void refuses_with_a_reason(void **state)
+{
+    (void)state;
+    bitsift_schema *s = arena();
+    char error[512];
+    const struct {
+        const char *text, *message;
+    } bad[] = {
+        {"", "a test expected at the end"},
+        {"Snapshot.nope < 1", "has no field \"nope\""},
+        {"Shapshot.gravity < 1", "no packet type \"Shapshot\""},
+        {"Snapshot.players[].team == Purple", "no value named \"Purple\""},
+        {"Snapshot.players[].name < 3", "compare it with a \"quoted string\""},
+        {"Snapshot.players < 3", "compare one of its fields"},
+        {"Snapshot.gravity == \"x\"", "compare it with a number"},
+        {"Hello.token == \"xyz\"", "hex digits"},
+        {"Snapshot.players[3].id == 1", "not an index"},
+        {"error.kind == nosuch", "no error kind"},
+        {"error.kind < crc", "== or !="},
+        {"error == 1", "error alone is a test"},
+        {"Snapshot == 1", "compare one of its fields"},
+        {"(Snapshot", "')' expected"},
+        {"Snapshot)", "without its '('"},
+        {"Snapshot Hello", "&&, || or the end"},
+        {"Snapshot.gravity < \"open", "closing quote"},
+        {"Snapshot.gravity < 1e999", "not a number"},
+        {"Snapshot.gravity < 0x", "not a number"},
+        {"Snapshot.gravity # 1", "unexpected '#'"},
+        {"Snapshot.gravity < \"\\q\"", "unknown escape"},
+        {"error.nope", "kind, field and bit"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct filter *f = compile(s, bad[i].text, error, sizeof error);
+        if (f)
+            fail_msg("accepted: %s", bad[i].text);
+        if (!strstr(error, bad[i].message))
+            fail_msg("%s: \"%s\" does not say \"%s\"", bad[i].text, error, bad[i].message);
+    }
+    bitsift_schema_free(s);
+}
+
+static void limits_hold(void **state)
+{
+    (void)state;
+    bitsift_schema *s = arena();
+    char error[512];
+    static char text[FILTER_MAX_TEXT * 2];
+    /* Nesting: no stack overflow, a message. */
+    memset(text, '(', 3000);
+    strcpy(text + 3000, "Snapshot");
+    assert_null(compile(s, text, error, sizeof error));
+    memset(text, '!', 4000);
+    strcpy(text + 4000, "Snapshot");
+    assert_null(compile(s, text, error, sizeof error));
+    /* Too many tests. */
+    text[0] = '\0';
+    for (int i = 0; i < FILTER_MAX_TESTS + 1; i++)
+        strcat(text, i ? " || Snapshot" : "Snapshot");
+    assert_null(compile(s, text, error, sizeof error));
+    assert_non_null(strstr(error, "too many tests"));
+    /* Too long. */
+    memset(text, ' ', sizeof text - 1);
+    text[sizeof text - 1] = '\0';
+    assert_null(compile(s, text, error, sizeof error));
+    /* A tiny error buffer is still terminated. */
+    char tiny[8];
+    assert_null(compile(s, "Snapshot.nope", tiny, sizeof tiny));
+    assert_true(strlen(tiny) < sizeof tiny);
+    bitsift_schema_free(s);
+}
+
+static uint64_t rng_state = 0x2901;
+static uint32_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)rng_state;
+}
+
+/* Random bytes, and random soups of the language's own tokens: each
+ * compiles or is refused with a message (under ASan/valgrind: no bad
+ * access, no leak). */
+static void hostile_text(void **state)
+{
+    (void)state;
+    bitsift_schema *s = arena();
+    static const char *const pieces[] = {
+        "Snapshot", ".players", "[]", ".health", ".team", "==", "!=", "<", ">=", "&&", "||",
+        "!", "(", ")", "\"", "\\", "\\x4", "1", "-", "0x", ".5e", "Blue", "error", ".kind",
+        ".field", "crc", " ", "contains", "Hello.token", "\"ab\"", "true", "[", "]", "\xff",
+        "\0"};
+    char error[512], text[256];
+    unsigned compiled = 0;
+    for (int round = 0; round < 20000; round++) {
+        size_t n = 0;
+        if (round % 2) {
+            size_t len = rng() % 40;
+            for (size_t i = 0; i < len; i++)
+                text[n++] = (char)(rng() % 255 + 1);
+        } else {
+            unsigned count = rng() % 12;
+            for (unsigned i = 0; i < count; i++) {
+                const char *p = pieces[rng() % (sizeof pieces / sizeof pieces[0])];
+                size_t len = strlen(p);
+                if (n + len + 1 >= sizeof text)
+                    break;
+                memcpy(text + n, p, len);
+                n += len;
+            }
+        }
+        text[n] = '\0';
+        struct filter *f = compile(s, text, error, sizeof error);
+        compiled += f != NULL;
+        filter_free(f);
+    }
+    assert_true(compiled > 0); /* the soup does hit the language */
+    bitsift_schema_free(s);
+}
+
+/* Judgements from events, with the semantics over arrays of bitsift(1):
+ * a comparison is true when any element satisfies it; ! negates that. */
+static void judges_any_element(void **state)
+{
+    (void)state;
+    bitsift_schema *s = arena();
+    char error[512];
+    int health = -1;
+    for (unsigned id = 0; id < bitsift_schema_field_count(s); id++) {
+        bitsift_field_info info;
+        bitsift_schema_field_info(s, id, &info);
+        if (strcmp(info.path, "players[].health") == 0 && info.packet_type == 1)
+            health = (int)id;
+    }
+    assert_true(health >= 0);
+    const struct {
+        const char *text;
+        int expected;
+    } cases[] = {
+        {"Snapshot.players[].health < 10", 1},       {"Snapshot.players[].health > 90", 0},
+        {"Snapshot.players[].health != 5", 1},       {"!(Snapshot.players[].health == 5)", 0},
+        {"Snapshot.players[].health != 50", 1},      {"!(Snapshot.players[].health != 50)", 0},
+        {"Snapshot.players[].health", 1},            {"Hello", 0},
+        {"Snapshot && !error", 1},                   {"error.kind == crc", 0},
+    };
+    bitsift_result res;
+    memset(&res, 0, sizeof res);
+    res.packet_type = 1;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const bitsift_schema *const list[1] = {s};
+        struct filter *f = filter_compile(cases[i].text, list, 1, error, sizeof error);
+        if (!f)
+            fail_msg("%s: %s", cases[i].text, error);
+        assert_true(filter_needs_fields(f, 0, 1) || !strstr(cases[i].text, "health"));
+        struct filter_state st;
+        filter_begin(&st, f, 0);
+        bitsift_visitor v = filter_visitor(&st);
+        int values[] = {5, 50};
+        for (int k = 0; k < 2; k++) {
+            bitsift_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.id = health;
+            ev.type = BITSIFT_FIELD_INT;
+            ev.value.kind = BITSIFT_VALUE_INT;
+            ev.value.i = values[k];
+            v.field(v.ctx, &ev);
+        }
+        struct filter_facts facts = {0, &res, 0};
+        if (filter_end(&st, &facts) != cases[i].expected)
+            fail_msg("%s: expected %d", cases[i].text, cases[i].expected);
+        filter_free(f);
+    }
+    bitsift_schema_free(s);
+}
+
+static void frame_lists(void **state)
+{
+    (void)state;
+    struct frame_select sel = {0};
+    char error[256];
+    assert_true(frame_select_has(&sel, 12345)); /* empty: all */
+    assert_int_equal(frame_select_add(&sel, "5-9,2,100-", error, sizeof error), 0);
+    assert_int_equal(frame_select_add(&sel, "7-12", error, sizeof error), 0);
+    assert_false(frame_select_has(&sel, 1));
+    assert_true(frame_select_has(&sel, 2));
+    assert_false(frame_select_has(&sel, 3));
+    assert_true(frame_select_has(&sel, 5));
+    assert_true(frame_select_has(&sel, 12));
+    assert_false(frame_select_has(&sel, 13));
+    assert_true(frame_select_has(&sel, UINT64_MAX));
+    assert_int_equal(sel.count, 3); /* 2, 5-12, 100- */
+    assert_true(frame_select_last(&sel) == UINT64_MAX);
+    frame_select_free(&sel);
+    const char *bad[] = {"", "0", "1,", ",1", "3-2", "1-2-3", "x", "18446744073709551616",
+                         "1 ", "-5", "1--"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (frame_select_add(&sel, bad[i], error, sizeof error) == 0)
+            fail_msg("accepted --frame %s", bad[i]);
+        frame_select_free(&sel);
+    }
+    /* Many ranges: bounded, merged as they come. */
+    for (int i = 0; i < FRAME_SELECT_MAX_RANGES * 2; i++) {
+        char one[32];
+        snprintf(one, sizeof one, "%d", 1 + (i % 10));
+        assert_int_equal(frame_select_add(&sel, one, error, sizeof error), 0);
+    }
+    assert_true(frame_select_has(&sel, 10) && !frame_select_has(&sel, 11));
+    assert_int_equal(frame_select_last(&sel), 10);
+    frame_select_free(&sel);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(accepts_the_language), cmocka_unit_test(refuses_with_a_reason),
+        cmocka_unit_test(limits_hold),          cmocka_unit_test(hostile_text),
+        cmocka_unit_test(judges_any_element),   cmocka_unit_test(frame_lists),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
