@@ -24,6 +24,7 @@
  *     default for later conditions when it holds slot 0 as well.
  *  6. An object index's last tier steps up to max_objects + 1, which from
  *     -1 lands on max_objects itself: valid; one step more is not.
+ *  7. Field ids run 0..count-1: the last one answers, count does not.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -452,6 +453,30 @@ static void test_object_index_top(void)
     bitsift_schema_free(s);
 }
 
+/* -- 7. field ids --------------------------------------------------- */
+
+static void test_field_ids(void)
+{
+    /* The last field is an enum: its names answer by its id. */
+    static const char text[] = "protocol f { id 1; crc off; end_check off; }\n"
+                               "enum E { a, b, c }\n"
+                               "packet p { bool x; E e; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "field id schema compiles");
+    if (!s)
+        return;
+    unsigned count = bitsift_schema_field_count(s);
+    bitsift_field_info info;
+    const char *name = count ? bitsift_schema_enum_name(s, count - 1, 2) : NULL;
+    bool ok = count >= 2 && bitsift_schema_field_info(s, count - 1, &info) && name &&
+              strcmp(name, "c") == 0;
+    tap(ok, "field id count - 1 (%u) is the enum, value 2 is named c", count ? count - 1 : 0);
+    ok = !bitsift_schema_field_info(s, count, &info) && !bitsift_schema_enum_name(s, count, 2) &&
+         !bitsift_schema_enum_name(s, count + 1, 0);
+    tap(ok, "field id count (%u) and beyond is none", count);
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -465,6 +490,7 @@ int main(void)
     test_random_object_index();
     test_default_in_slot_zero();
     test_object_index_top();
+    test_field_ids();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
