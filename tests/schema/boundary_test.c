@@ -25,6 +25,8 @@
  *  6. An object index's last tier steps up to max_objects + 1, which from
  *     -1 lands on max_objects itself: valid; one step more is not.
  *  7. Field ids run 0..count-1: the last one answers, count does not.
+ *  8. A failure's path fills BITSIFT_PATH_MAX exactly (1023 characters and
+ *     the NUL) with an element index; one character more drops the index.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -477,6 +479,72 @@ static void test_field_ids(void)
     bitsift_schema_free(s);
 }
 
+/* -- 8. a path as long as the buffer --------------------------------- */
+
+/* 15 nested structs whose fields have 63-character names (15 * 64
+ * characters with their dots), then an array of uint8 named with 60: the
+ * array's path is 1020 characters long. */
+static char *long_path_schema(void)
+{
+    size_t cap = 8192, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    char name[64];
+    len += (size_t)snprintf(text + len, cap - len,
+                            "protocol deep { id 7; crc off; end_check off; }\n");
+    for (int level = 14; level >= 0; level--) {
+        len += (size_t)snprintf(text + len, cap - len, "struct S%d { ", level);
+        if (level == 14) {
+            memset(name, 'z', 60);
+            name[60] = 0;
+            len += (size_t)snprintf(text + len, cap - len, "uint8 %s[12]; }\n", name);
+        } else {
+            memset(name, 'a' + level + 1, 63);
+            name[63] = 0;
+            len += (size_t)snprintf(text + len, cap - len, "S%d %s; }\n", level + 1, name);
+        }
+    }
+    memset(name, 'a', 63);
+    name[63] = 0;
+    snprintf(text + len, cap - len, "packet p { S0 %s; }\n", name);
+    return text;
+}
+
+static void test_path_at_capacity(void)
+{
+    char *text = long_path_schema();
+    bitsift_schema *s = text ? compile(text) : NULL;
+    free(text);
+    tap(s != NULL, "long path schema compiles");
+    if (!s)
+        return;
+    /* Truncated at element 3 ("[3]": 1023 characters) and at element 10
+     * ("[10]" would make 1024). */
+    static const struct {
+        size_t bytes;
+        const char *tail;
+        size_t len;
+    } cases[] = {{3, "z[3]", 1023}, {10, "zzz", 1020}};
+    for (size_t c = 0; c < 2; c++) {
+        uint8_t packet[12] = {0};
+        bitsift_result res;
+        char why[256] = "";
+        bool ok = decode_all_ways(s, packet, cases[c].bytes, &res, why, sizeof why);
+        if (!ok)
+            printf("# %s\n", why);
+        size_t len = strlen(res.path), tail = strlen(cases[c].tail);
+        ok = ok && res.status == BITSIFT_E_OVERFLOW && len == cases[c].len &&
+             strcmp(res.path + len - tail, cases[c].tail) == 0;
+        if (!ok)
+            printf("# %s, path of %zu characters ending \"%s\"\n", bitsift_error_name(res.status),
+                   len, len > 8 ? res.path + len - 8 : res.path);
+        tap(ok, "failure at element %zu: path of %zu characters ends \"%s\"", cases[c].bytes,
+            cases[c].len, cases[c].tail);
+    }
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -491,6 +559,7 @@ int main(void)
     test_default_in_slot_zero();
     test_object_index_top();
     test_field_ids();
+    test_path_at_capacity();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
