@@ -27,6 +27,8 @@
  *  7. Field ids run 0..count-1: the last one answers, count does not.
  *  8. A failure's path fills BITSIFT_PATH_MAX exactly (1023 characters and
  *     the NUL) with an element index; one character more drops the index.
+ *  9. A check name is at most 255 bytes (the compiler's buffer holds 256
+ *     with the NUL): 255 compiles to its hash, 256 is refused.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -545,6 +547,35 @@ static void test_path_at_capacity(void)
     bitsift_schema_free(s);
 }
 
+/* -- 9. the longest check name ---------------------------------------- */
+
+static void test_check_name_length(void)
+{
+    for (size_t len = 254; len <= 257; len++) {
+        char name[300], text[1024];
+        memset(name, 'q', len);
+        name[len] = 0;
+        snprintf(text, sizeof text,
+                 "protocol c { id 1; crc off; end_check \"%s\"; }\n"
+                 "packet p { bool x; check(\"%s\"); }\n", name, name);
+        bitsift_schema_error err;
+        bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "check", &err);
+        bool ok;
+        if (len <= 255) {
+            const bitsift_framing *f = s ? bitsift_schema_framing(s) : NULL;
+            ok = f && f->end_check && f->end_check_value == bitsift_hash_name(name, 0);
+            if (!s)
+                printf("# %s\n", err.message);
+        } else {
+            ok = !s && strstr(err.message, "string longer than 255 bytes") != NULL;
+            if (!ok)
+                printf("# %s\n", s ? "compiles" : err.message);
+        }
+        tap(ok, "check name of %zu bytes %s", len, len <= 255 ? "compiles to its hash" : "is refused");
+        bitsift_schema_free(s);
+    }
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -560,6 +591,7 @@ int main(void)
     test_object_index_top();
     test_field_ids();
     test_path_at_capacity();
+    test_check_name_length();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
