@@ -18,6 +18,8 @@
  *     a tree has nodes 0..count-1 and no node `count`.
  *  3. An unsigned value converts to a signed field up to INT64_MAX
  *     exactly; one more is "value too large" (a bits(64) field takes it).
+ *     A double converts when integral and within +-9.2e18, both ends
+ *     included; beyond is "not an integer".
  *  4. Random trees: an object index steps at most 1/16 of the room left
  *     below max_objects, at least 1: with 32 left, +1 or +2, both seen.
  *  5. Slots are numbered from 0: a field in a branch not taken takes its
@@ -364,6 +366,43 @@ static void test_uint_conversion(void)
     bitsift_schema_free(s);
 }
 
+/* Doubles into the same field: the ends of the range the encoder takes. */
+static void test_double_conversion(void)
+{
+    static const char text[] = "protocol d { id 4; crc off; end_check off; }\n"
+                               "packet p { int(-9223372036854775808, 9223372036854775807) any; }\n";
+    bitsift_schema *s = compile(text);
+    if (!s)
+        return;
+    static const struct {
+        double d;
+        bool ok;
+    } cases[] = {{-9.2e18, true}, {9.2e18, true}, {-9.3e18, false}, {9.3e18, false}, {0.5, false}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        bitsift_tree *t = bitsift_tree_create(s);
+        bitsift_value v = {.kind = BITSIFT_VALUE_DOUBLE};
+        v.d = cases[c].d;
+        bool ok = t && bitsift_tree_reset(t, 0) && bitsift_node_add_value(t, NULL, "any", &v);
+        uint8_t out[16];
+        size_t size = 0;
+        bitsift_result res;
+        bitsift_error e = ok ? bitsift_encode(s, t, out, sizeof out, &size, &res) : BITSIFT_E_NOMEM;
+        if (cases[c].ok) {
+            bitsift_result dres;
+            ok = ok && e == BITSIFT_OK && bitsift_decode_tree(s, out, size, 0, t, &dres) == BITSIFT_OK;
+            const bitsift_node *n = ok ? bitsift_tree_find(t, "any") : NULL;
+            ok = ok && n && bitsift_node_value(n)->i == (int64_t)cases[c].d;
+        } else {
+            ok = ok && e == BITSIFT_E_VALUE && res.failure.why &&
+                 strcmp(res.failure.why, "not an integer") == 0;
+        }
+        tap(ok, "double %g into int(INT64_MIN, INT64_MAX): %s", cases[c].d,
+            cases[c].ok ? "written and read back" : "not an integer");
+        bitsift_tree_free(t);
+    }
+    bitsift_schema_free(s);
+}
+
 /* -- 4. random object indices ------------------------------------------ */
 
 static void test_random_object_index(void)
@@ -586,6 +625,7 @@ int main(void)
     test_switch_span(65, -30);
     test_sparse_messages();
     test_uint_conversion();
+    test_double_conversion();
     test_random_object_index();
     test_default_in_slot_zero();
     test_object_index_top();
