@@ -38,7 +38,6 @@
 #include <string.h>
 
 #include "bitsift_testing.h"
-#include "schema_internal.h"
 
 static int test_count, failed_count;
 
