@@ -31,6 +31,9 @@
  *     the NUL) with an element index; one character more drops the index.
  *  9. A check name is at most 255 bytes (the compiler's buffer holds 256
  *     with the NUL): 255 compiles to its hash, 256 is refused.
+ * 10. Relative fields with a value list, which the validation program
+ *     reads through its leaf fallback: each ladder read as its own kind,
+ *     the values in the list taken and the others refused.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -614,6 +617,55 @@ static void test_check_name_length(void)
     }
 }
 
+/* -- 10. relative fields with a value list ------------------------- */
+
+static void test_relative_value_lists(void)
+{
+    static const char text[] = "protocol rl { id 5; crc off; end_check off; }\n"
+                               "packet p { uint16 s0; sequence_relative(s0) s in { 5, 6, 900 };\n"
+                               "           ack_relative(s0) a in { 1, 2, 70 };\n"
+                               "           int_relative(s0) i in { 4, 9 }; bool end; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "relative value list schema compiles");
+    if (!s)
+        return;
+    /* s0 = 3: s steps 2, 3 or 897; a is 3 - ack back (or sent as is); i
+     * steps 1 or 6. The last value of each row is not in its list. */
+    static const struct {
+        uint16_t seq, ack;
+        int32_t i;
+        bool valid;
+    } cases[] = {
+        {5, 1, 4, true},   {6, 2, 9, true},   {900, 70, 4, true}, {7, 1, 4, false},
+        {5, 3, 4, false},  {5, 1, 5, false},  {6, 70, 9, true},
+    };
+    int wrong = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        uint8_t packet[16] = {0};
+        bitsift_writer w;
+        bitsift_writer_init(&w, packet, sizeof packet);
+        bitsift_write_uint16(&w, 3);
+        bitsift_write_sequence_relative(&w, 3, cases[c].seq);
+        bitsift_write_ack_relative(&w, 3, cases[c].ack);
+        bitsift_write_int_relative(&w, 3, cases[c].i);
+        bitsift_write_bool(&w, true);
+        size_t size = bitsift_writer_bytes(&w);
+        bitsift_result res;
+        char why[256] = "";
+        bool ok = decode_all_ways(s, packet, size, &res, why, sizeof why);
+        if (!ok)
+            printf("# seq %u ack %u i %d: %s\n", cases[c].seq, cases[c].ack, cases[c].i, why);
+        else if ((res.status == BITSIFT_OK) != cases[c].valid) {
+            printf("# seq %u ack %u i %d: %s\n", cases[c].seq, cases[c].ack, cases[c].i,
+                   bitsift_error_name(res.status));
+            ok = false;
+        }
+        wrong += !ok;
+    }
+    tap(wrong == 0, "sequence, ack and int relative fields with value lists: program as interpreter");
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -631,6 +683,7 @@ int main(void)
     test_field_ids();
     test_path_at_capacity();
     test_check_name_length();
+    test_relative_value_lists();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
