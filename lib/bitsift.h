@@ -1,8 +1,8 @@
 /*
  * bitsift.h -- the umbrella header of libbitsift: the bit layer
- * (bitsift/bits.h: reader, writer, serialize macros, framing) and the
- * schema API (bitsift/schema.h). Include one of those instead to take
- * only what a program uses.
+ * (bitsift/bits.h: reader, writer, serialize macros, framing), the
+ * schema API (bitsift/schema.h) and the code generators (bitsift/gen.h).
+ * Include one of those instead to take only what a program uses.
  *
  * libbitsift reads and writes bit-packed game network packets the way the
  * reference bitpacker (Glenn Fiedler's serialize.h / protocol2.h) writes
@@ -14,5 +14,6 @@
 
 #include "bitsift/bits.h"
 #include "bitsift/schema.h"
+#include "bitsift/gen.h"
 
 #endif /* BITSIFT_H */

@@ -5,7 +5,7 @@ include_HEADERS += lib/bitsift.h
 # What a user includes: <bitsift/bits.h> (the bit layer) and
 # <bitsift/schema.h> (the schema API), or <bitsift.h> for both.
 bitsiftincludedir = $(includedir)/bitsift
-bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h
+bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h lib/bitsift/gen.h
 LIBBITSIFT_INTERNALS = lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h \
 	lib/schema_compile.h lib/relative_tiers.h lib/field_types.h lib/field_read.h \
 	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h
@@ -42,7 +42,21 @@ lib_libbitsift_la_SOURCES = \
 	lib/schema_tree.c \
 	lib/schema_encode.c \
 	lib/schema_print.c \
-	lib/schema_random.c
+	lib/schema_random.c \
+	lib/gen_wireshark.c
+# The Wireshark generator's Lua run time, as a C array of lines.
+nodist_lib_libbitsift_la_SOURCES = lib/gen_wireshark_lua.h
+BUILT_SOURCES = lib/gen_wireshark_lua.h
+CLEANFILES += lib/gen_wireshark_lua.h
+EXTRA_DIST += lib/gen_wireshark.lua
+lib/gen_wireshark_lua.h: lib/gen_wireshark.lua
+	$(AM_V_GEN)$(MKDIR_P) lib && \
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n",/' \
+		$(srcdir)/lib/gen_wireshark.lua >$@.tmp && \
+	{ echo '/* Made from lib/gen_wireshark.lua by lib/local.mk. */'; \
+	  echo 'static const char *const wireshark_runtime[] = {'; cat $@.tmp; echo '};'; } >$@ && \
+	rm -f $@.tmp
+lib_libbitsift_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/lib
 lib_libbitsift_la_CFLAGS = $(AM_CFLAGS) $(LIBDEFLATE_CFLAGS)
 lib_libbitsift_la_LIBADD = $(LIBDEFLATE_LIBS) -lm
 # Only bitsift_* symbols leave the library.

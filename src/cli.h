@@ -21,6 +21,7 @@
 #define EXIT_EMPTY   3 /* validate checked no packet at all (unless --allow-empty) */
 
 #define CLI_MAX_SCHEMAS 64
+#define CLI_MAX_PORTS   64
 
 struct filter;
 
@@ -50,6 +51,9 @@ struct cli {
     const char *protocol; /* reseal --protocol ID */
     const char *prefix;   /* reseal --prefix N */
     int in_place;         /* reseal --in-place */
+    uint16_t ports[CLI_MAX_PORTS]; /* gen: every -p */
+    size_t port_count;
+    const char *name;     /* gen --name */
     char **inputs;
     size_t input_count;
     /* Loaded by cli_load_schemas. */
@@ -126,5 +130,6 @@ int cmd_schema(struct cli *c);
 int cmd_seeds(struct cli *c);
 int cmd_reseal(struct cli *c);
 int cmd_diagnose(struct cli *c);
+int cmd_gen(struct cli *c);
 
 #endif /* BITSIFT_CLI_H */

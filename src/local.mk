@@ -4,7 +4,7 @@ bin_PROGRAMS += src/bitsift
 src_bitsift_SOURCES = \
 	src/main.c src/cli.c src/cli.h \
 	src/cmd_decode.c src/cmd_dump.c src/cmd_validate.c src/cmd_encode.c \
-	src/cmd_stats.c src/cmd_schema.c src/cmd_seeds.c src/cmd_reseal.c src/error_tally.c src/error_tally.h \
+	src/cmd_stats.c src/cmd_schema.c src/cmd_seeds.c src/cmd_reseal.c src/cmd_gen.c src/error_tally.c src/error_tally.h \
 	src/input.c src/input.h src/capture.c src/capture.h src/classic_pcap.c src/classic_pcap.h src/file_window.c src/file_window.h \
 	src/decap.c src/decap.h src/byte_cursor.h src/encap.c src/encap.h \
 	src/out.c src/out.h src/float_format.c src/float_format.h src/fields.c src/fields.h src/record.c src/record.h \

@@ -27,6 +27,7 @@ enum {
     OPT_ALLOW_EMPTY,
     OPT_FRAME,
     OPT_NO_CRC,
+    OPT_NAME,
     OPT_HELP = 'h',
     OPT_VERSION = 'V'
 };
@@ -36,7 +37,7 @@ struct command {
     int (*run)(struct cli *c);
     /* short letters; J = --junit, M = --max-errors, A = --src/--dst, S = --strict,
      * P = --protocol/--prefix, I = --in-place, E = --allow-empty, R = --frame,
-     * C = --no-crc */
+     * C = --no-crc, N = --name */
     const char *options;
     const char *usage;   /* arguments after the options */
     const char *summary;
@@ -57,6 +58,8 @@ static const struct command commands[] = {
     {"reseal", cmd_reseal, "soPI", "FILE...", "store the right CRC into packet files", 1},
     {"diagnose", cmd_diagnose, "sfpFcqSE", "INPUT...",
      "find the schema change that explains failing packets (first -s: the schema)", 1},
+    {"gen", cmd_gen, "sopN", "TARGET", "write code from a schema: a Wireshark dissector (wireshark)",
+     1},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
@@ -81,6 +84,7 @@ static const struct option long_options[] = {
     {"display-filter", required_argument, NULL, 'Y'},
     {"frame", required_argument, NULL, OPT_FRAME},
     {"no-crc", no_argument, NULL, OPT_NO_CRC},
+    {"name", required_argument, NULL, OPT_NAME},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -128,6 +132,8 @@ static void help(void)
            "  -w, --write FILE      encode: a pcap with Ethernet/IPv4/UDP headers\n"
            "      --src ADDR:PORT   encode: source address when a record has none\n"
            "      --dst ADDR:PORT   encode: destination address when a record has none\n"
+           "      --name NAME       gen: the generated protocol's name (default: the\n"
+           "                        schema's); gen's -p: a UDP port to register on\n"
            "  -h, --help            show this help and exit\n"
            "  -V, --version         show the version and exit\n"
            "\n"
@@ -206,7 +212,8 @@ static void command_help(const struct command *cmd)
                         (*o == 'I' && lo->val == OPT_IN_PLACE) ||
                         (*o == 'E' && lo->val == OPT_ALLOW_EMPTY) ||
                         (*o == 'R' && lo->val == OPT_FRAME) ||
-                        (*o == 'C' && lo->val == OPT_NO_CRC);
+                        (*o == 'C' && lo->val == OPT_NO_CRC) ||
+                        (*o == 'N' && lo->val == OPT_NAME);
             if (match)
                 printf(" --%s", lo->name);
         }
@@ -220,7 +227,7 @@ static int allowed(const struct command *cmd, int opt)
                  opt == OPT_SRC || opt == OPT_DST ? 'A' : opt == OPT_STRICT ? 'S' :
                  opt == OPT_PROTOCOL || opt == OPT_PREFIX ? 'P' : opt == OPT_IN_PLACE ? 'I' :
                  opt == OPT_ALLOW_EMPTY ? 'E' : opt == OPT_FRAME ? 'R' :
-                 opt == OPT_NO_CRC ? 'C' : opt;
+                 opt == OPT_NO_CRC ? 'C' : opt == OPT_NAME ? 'N' : opt;
     return strchr(cmd->options, letter) != NULL;
 }
 
@@ -291,6 +298,9 @@ int main(int argc, char **argv)
             if (parse_count(optarg, &port) != 0 || port > 65535)
                 return usage_error(cmd->name, "port must be 0..65535, not", optarg);
             c.port = optarg;
+            if (c.port_count == CLI_MAX_PORTS)
+                return usage_error(cmd->name, "too many ports", NULL);
+            c.ports[c.port_count++] = (uint16_t)port;
             break;
         }
         case 'F':
@@ -358,6 +368,9 @@ int main(int argc, char **argv)
         }
         case OPT_NO_CRC:
             c.no_crc = 1;
+            break;
+        case OPT_NAME:
+            c.name = optarg;
             break;
         }
     }

@@ -1,0 +1,48 @@
+/*
+ * bitsift/gen.h -- code generators: a compiled schema written out as code
+ * for another tool. <bitsift.h> includes it.
+ *
+ *   bitsift_gen_wireshark   a Lua dissector for Wireshark and tshark (4.0,
+ *                           Lua 5.2) that decodes the schema's packets
+ *                           exactly as bitsift_decode does
+ *
+ * Every generator takes the same options and writes to a stdio stream; the
+ * caller owns the stream (bitsift gen writes a temporary file and renames
+ * it on success). Nothing in a schema, hostile or not, can put code of its
+ * own into the output: names and strings are written as escaped literals.
+ */
+#ifndef BITSIFT_GEN_H
+#define BITSIFT_GEN_H
+
+#include <stdio.h>
+
+#include "schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BITSIFT_GEN_MAX_PORTS 64
+
+typedef struct bitsift_gen_options {
+    /* The name the generated code goes by (Wireshark: the protocol's
+     * filter name, "shooter" in shooter.snapshot.players.health); NULL for
+     * the schema's own name. An identifier: letters, digits, '_'. */
+    const char *name;
+    /* UDP ports to register on (Wireshark: the default of its "UDP ports"
+     * preference). */
+    const uint16_t *ports;
+    size_t port_count;
+} bitsift_gen_options;
+
+/* Write a Wireshark Lua dissector for every packet type of `s` to `out`.
+ * `options` may be NULL. Returns BITSIFT_OK, BITSIFT_E_ARGUMENT (a bad
+ * name, too many ports) or BITSIFT_E_IO (a write failed). */
+bitsift_error bitsift_gen_wireshark(const bitsift_schema *s, const bitsift_gen_options *options,
+                                    FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BITSIFT_GEN_H */

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""compare.py -- the generated Wireshark dissector against bitsift decode.
+
+    compare.py NAME BITSIFT.ndjson TSHARK.json
+
+BITSIFT.ndjson is `bitsift decode -F json -s SCHEMA CAPTURE`; TSHARK.json is
+`tshark -X lua_script:NAME.lua -r CAPTURE -T json --no-duplicate-keys` with
+the dissector generated from the same schema. For every packet bitsift
+printed, tshark must show the same packet type, the same fields with the
+same values in the same order per field name (floats and doubles by their
+bits, enums by name), and the same failure: kind, bit and field path.
+
+Prints one line per difference (at most 20) and a summary; exit status 1
+when anything differs, 2 on bad input.
+"""
+import json
+import math
+import struct
+import sys
+
+
+def flatten_bitsift(fields):
+    """name (path without indices) -> list of values, in document order."""
+    out = {}
+
+    def leaf(path, v):
+        out.setdefault(path, []).append(v)
+
+    def walk(path, v):
+        if isinstance(v, dict):
+            if "@value" in v:
+                walk(path, v["@value"])
+                return
+            for k, x in v.items():
+                if k == "@index":
+                    continue
+                walk(path + "." + k if path else k, x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(path, x)
+        else:
+            leaf(path, v)
+
+    walk("", fields)
+    return out
+
+
+def flatten_tshark(layer, prefix):
+    """abbrev without `prefix` -> list of values (strings), document order."""
+    out = {}
+
+    def walk(v):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if k.startswith(prefix) and isinstance(x, str):
+                    out.setdefault(k[len(prefix):], []).append(x)
+                elif k.startswith(prefix) and isinstance(x, list) and all(
+                        isinstance(y, str) for y in x):
+                    out.setdefault(k[len(prefix):], []).extend(x)
+                else:
+                    walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    walk(layer)
+    return out
+
+
+def float_bits(v, wide):
+    """bitsift's printed float or double as its bits (None for NaN)."""
+    if isinstance(v, str):
+        if "nan" in v:
+            return None
+        v = float(v)
+    if wide:
+        return struct.unpack("<Q", struct.pack("<d", float(v)))[0]
+    return struct.unpack("<I", struct.pack("<f", float(v)))[0]
+
+
+def is_nan_bits(b, wide):
+    if wide:
+        return (b >> 52) & 0x7ff == 0x7ff and b & ((1 << 52) - 1)
+    return (b >> 23) & 0xff == 0xff and b & ((1 << 23) - 1)
+
+
+def canonical(v):
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, float) and v == int(v):
+        return str(int(v))
+    return str(v)
+
+
+def compare_values(name, b_values, t_fields):
+    """Differences between bitsift's values of field `name` and tshark's."""
+    if name + "-bits" in t_fields:
+        bits = t_fields[name + "-bits"]
+        if len(bits) != len(b_values):
+            return [f"{name}: {len(b_values)} values in bitsift, {len(bits)} in tshark"]
+        diffs = []
+        for i, (bv, tb) in enumerate(zip(b_values, bits)):
+            tbits = int(tb, 16)
+            wide = len(tb) > 10
+            want = float_bits(bv, wide)
+            if want is None:
+                if not is_nan_bits(tbits, wide):
+                    diffs.append(f"{name}[{i}]: bitsift NaN, tshark bits {tb}")
+            elif want != tbits:
+                diffs.append(f"{name}[{i}]: bitsift {bv} (bits {want:#x}), tshark bits {tb}")
+        return diffs
+    if name + "-name" in t_fields:
+        t_values = t_fields[name + "-name"]
+    else:
+        t_values = t_fields.get(name, [])
+    b_canon = [canonical(v) for v in b_values]
+    # Bytes: tshark writes "de:ad:be:ef", bitsift "deadbeef".
+    t_canon = [y if y == x or ":" not in y or y.replace(":", "") != x else x
+               for x, y in zip(b_canon, t_values)] + list(t_values[len(b_canon):])
+    if b_canon != t_canon:
+        for i, (x, y) in enumerate(zip(b_canon, t_canon)):
+            if x != y:
+                return [f"{name}[{i}]: bitsift {x!r}, tshark {y!r}"]
+        return [f"{name}: {len(b_canon)} values in bitsift, {len(t_canon)} in tshark"]
+    return []
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    name, bitsift_path, tshark_path = sys.argv[1:]
+    records = {}
+    with open(bitsift_path) as f:
+        for line in f:
+            if line.strip():
+                r = json.loads(line)
+                records[r["index"]] = r
+    with open(tshark_path) as f:
+        text = f.read()
+    frames = {}
+    for pkt in json.loads(text) if text.strip() else []:
+        layers = pkt["_source"]["layers"]
+        frames[int(layers["frame"]["frame.number"])] = layers
+    diffs = []
+    fields_compared = 0
+    failures = 0
+    empty = 0
+    for index, r in sorted(records.items()):
+        layers = frames.get(index)
+        where = f"frame {index}"
+        if r.get("length") == 0:
+            # Wireshark's UDP dissector hands an empty payload to no one.
+            empty += 1
+            continue
+        if layers is None or name not in layers:
+            diffs.append(f"{where}: tshark did not dissect it as {name}")
+            continue
+        if "_ws.lua.error" in json.dumps(layers):
+            diffs.append(f"{where}: Lua error in the dissector")
+            continue
+        layer = layers[name]
+        if isinstance(layer, list):
+            diffs.append(f"{where}: {name} twice in one frame")
+            continue
+        top = flatten_tshark(layer, name + ".")
+        # The failure: kind, bit and field.
+        if r["valid"]:
+            if "error" in top:
+                diffs.append(f"{where}: bitsift valid, tshark error {top['error']} "
+                             f"at {top.get('error-field')}")
+        else:
+            failures += 1
+            e = r["error"]
+            got = (top.get("error", ["-"])[0], top.get("error-bit", ["-"])[0],
+                   top.get("error-field", [""])[0])
+            want = (e["kind"], str(e["bit"]), e["field"])
+            if got != want:
+                diffs.append(f"{where}: bitsift failure {want}, tshark {got}")
+        ptype = r.get("type")
+        if ptype is None:
+            continue
+        t_fields = flatten_tshark(layer, f"{name}.{ptype}.")
+        b_fields = flatten_bitsift(r.get("fields", {}))
+        # tshark's own extras: array counts, presence bits and indices, raw
+        # bits and enum names (used above), check markers (bitsift leaves
+        # checks out of its JSON; they are the only hexadecimal fields).
+        extra = {k for k in t_fields if "-" in k or all(
+            v.startswith("0x") for v in t_fields[k])}
+        names = set(b_fields) | (set(t_fields) - extra)
+        for n in sorted(names):
+            if n not in b_fields:
+                diffs.append(f"{where}: {n} only in tshark: {t_fields[n][:3]}")
+                continue
+            fields_compared += len(b_fields[n])
+            for d in compare_values(n, b_fields[n], t_fields):
+                diffs.append(f"{where}: {d}")
+    for d in diffs[:20]:
+        print("#", d)
+    print(f"# {len(records)} packets ({failures} failing, {empty} empty), "
+          f"{fields_compared} values, {len(diffs)} differences")
+    if not records:
+        print("# bitsift decoded no packet: nothing was compared")
+        return 1
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
