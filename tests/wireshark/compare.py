@@ -19,8 +19,9 @@ import struct
 import sys
 
 
-def flatten_bitsift(fields):
-    """name (path without indices) -> list of values, in document order."""
+def flatten_bitsift(fields, containers):
+    """name (path without indices) -> list of values, in document order;
+    the names of structs and arrays into `containers`."""
     out = {}
 
     def leaf(path, v):
@@ -31,11 +32,13 @@ def flatten_bitsift(fields):
             if "@value" in v:
                 walk(path, v["@value"])
                 return
+            containers.add(path)
             for k, x in v.items():
                 if k == "@index":
                     continue
                 walk(path + "." + k if path else k, x)
         elif isinstance(v, list):
+            containers.add(path)
             for x in v:
                 walk(path, x)
         else:
@@ -181,12 +184,15 @@ def main():
         if ptype is None:
             continue
         t_fields = flatten_tshark(layer, f"{name}.{ptype}.")
-        b_fields = flatten_bitsift(r.get("fields", {}))
+        containers = set()
+        b_fields = flatten_bitsift(r.get("fields", {}), containers)
         # tshark's own extras: array counts, presence bits and indices, raw
         # bits and enum names (used above), check markers (bitsift leaves
         # checks out of its JSON; they are the only hexadecimal fields).
+        # An empty struct (all its fields absent) is an item with no value.
         extra = {k for k in t_fields if "-" in k or all(
-            v.startswith("0x") for v in t_fields[k])}
+            v.startswith("0x") for v in t_fields[k]) or (
+            k in containers and all(v == "" for v in t_fields[k]))}
         names = set(b_fields) | (set(t_fields) - extra)
         for n in sorted(names):
             if n not in b_fields:
