@@ -12,7 +12,8 @@
  * This walker writes each op's facts (keyword, value kind and range from
  * the field-type table, names, slots, conditions, defaults) as data; the
  * run time decodes the ops as lib/schema_decode.c does. Conditions become
- * Lua functions written here from the op's postfix expression. Every
+ * Lua functions written here from the op's postfix expression (the run
+ * time hands them the slots and its 64-bit helpers). Every
  * string that comes from the schema is written as an escaped literal
  * (lua_string): no schema can close a string and add code.
  *
@@ -282,13 +283,13 @@ static bool lua_condition(const struct gen *g, const struct schema_op *op)
     if (ok && sp == 1) {
         char *r = as_bool(&stack[0], wide);
         if (r)
-            fprintf(g->out, "cond = function(s) return %s end, ", r);
+            fprintf(g->out, "cond = function(s, I, ZERO64, ONE64) return %s end, ", r);
         else
             ok = false;
         free(r);
         sp = 0;
     } else if (ok) {
-        fputs("cond = function(s) return false end, ", g->out);
+        fputs("cond = function() return false end, ", g->out);
     }
     while (sp)
         free(stack[--sp].text);

@@ -993,7 +993,7 @@ run = function(first, last, tree, path)
             if not read_array(op, tree, path) then return false end
             i = op["end"]
         elseif k == "if" then
-            local taken = op.cond(D.slots)
+            local taken = op.cond(D.slots, I, ZERO64, ONE64)
             if taken then
                 if op.skip_else then set_slots(op.skip_else) end
                 if not run(i + 1, op.else_start, tree, path) then return false end
