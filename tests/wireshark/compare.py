@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""compare.py -- the generated Wireshark dissector against bitsift decode.
+"""compare.py -- the generated Wireshark dissectors against bitsift decode.
 
-    compare.py NAME BITSIFT.ndjson TSHARK.json
+    compare.py [--by-time] NAMES TSHARK.json BITSIFT.ndjson...
 
-BITSIFT.ndjson is `bitsift decode -F json -s SCHEMA CAPTURE`; TSHARK.json is
-`tshark -X lua_script:NAME.lua -r CAPTURE -T json --no-duplicate-keys` with
-the dissector generated from the same schema. For every packet bitsift
-printed, tshark must show the same packet type, the same fields with the
-same values in the same order per field name (floats and doubles by their
-bits, enums by name), and the same failure: kind, bit and field path.
+NAMES are the protocols (comma-separated) whose dissectors `bitsift gen
+wireshark` made from the schemas; TSHARK.json is `tshark -X lua_script:...
+-r CAPTURE -T json --no-duplicate-keys` with all of them loaded; each
+BITSIFT.ndjson is `bitsift decode -F json` of the same capture with one or
+more of the schemas. For every packet bitsift printed, tshark must show the
+same protocol and packet type, the same fields with the same values in the
+same order per field name (floats and doubles by their bits, enums by
+name), and the same failure: kind, bit and field path; a packet that no
+schema's CRC fits must be dissected by none. Packets are matched by frame
+number, or with --by-time by timestamp (for decodes that filtered the
+capture by port, whose indices count only the packets that passed).
 
 Prints one line per difference (at most 20) and a summary; exit status 1
-when anything differs, 2 on bad input.
+when anything differs or nothing was compared, 2 on bad input, 3 when
+tshark reads none of bitsift's packets as UDP (a damaged capture).
 """
 import json
 import math
@@ -128,27 +134,47 @@ def compare_values(name, b_values, t_fields):
     return []
 
 
+def epoch(time_text):
+    """bitsift's "2023-11-14T22:13:20.042000000Z" as tshark's frame.time_epoch."""
+    import calendar
+    date, frac = time_text.rstrip("Z").split(".")
+    seconds = calendar.timegm(__import__("time").strptime(date, "%Y-%m-%dT%H:%M:%S"))
+    return f"{seconds}.{frac}"
+
+
 def main():
-    if len(sys.argv) != 4:
+    args = sys.argv[1:]
+    by_time = bool(args) and args[0] == "--by-time"
+    if by_time:
+        args = args[1:]
+    if len(args) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    name, bitsift_path, tshark_path = sys.argv[1:]
+    names = args[0].split(",")
+    tshark_path = args[1]
     records = {}
-    with open(bitsift_path) as f:
-        for line in f:
-            if line.strip():
-                r = json.loads(line)
-                records[r["index"]] = r
+    for path in args[2:]:
+        with open(path) as f:
+            for line in f:
+                if line.strip():
+                    r = json.loads(line)
+                    key = epoch(r["time"]) if by_time else r["index"]
+                    if key in records:
+                        print(f"# two bitsift records for {key}", file=sys.stderr)
+                        return 2
+                    records[key] = r
     with open(tshark_path) as f:
         text = f.read()
     frames = {}
     for pkt in json.loads(text) if text.strip() else []:
         layers = pkt["_source"]["layers"]
-        frames[int(layers["frame"]["frame.number"])] = layers
+        key = layers["frame"]["frame.time_epoch"] if by_time else int(
+            layers["frame"]["frame.number"])
+        frames[key] = layers
     diffs = []
     fields_compared = 0
     failures = 0
-    empty = 0
+    empty = not_udp = compared = 0
     for index, r in sorted(records.items()):
         layers = frames.get(index)
         where = f"frame {index}"
@@ -156,8 +182,23 @@ def main():
             # Wireshark's UDP dissector hands an empty payload to no one.
             empty += 1
             continue
+        if layers is not None and "udp" not in layers:
+            # tshark reads the frame otherwise (a damaged capture read
+            # another way): tests/cli/tshark-crosscheck.sh compares
+            # decapsulation; here only the dissector is compared.
+            not_udp += 1
+            continue
+        compared += 1
+        ours = [n for n in names if layers and n in layers]
+        if r.get("error", {}).get("kind") == "protocol":
+            # No schema's CRC fits: no heuristic may claim it either.
+            failures += 1
+            if ours:
+                diffs.append(f"{where}: no schema fits it, yet tshark dissected it as {ours}")
+            continue
+        name = r.get("protocol")
         if layers is None or name not in layers:
-            diffs.append(f"{where}: tshark did not dissect it as {name}")
+            diffs.append(f"{where}: tshark did not dissect it as {name} ({ours})")
             continue
         if "_ws.lua.error" in json.dumps(layers):
             diffs.append(f"{where}: Lua error in the dissector")
@@ -184,8 +225,11 @@ def main():
         if ptype is None:
             continue
         t_fields = flatten_tshark(layer, f"{name}.{ptype}.")
+        if "fields" not in r:
+            diffs.append(f"{where}: bitsift printed no fields (decode -q?)")
+            continue
         containers = set()
-        b_fields = flatten_bitsift(r.get("fields", {}), containers)
+        b_fields = flatten_bitsift(r["fields"], containers)
         # tshark's own extras: array counts, presence bits and indices, raw
         # bits and enum names (used above), check markers (bitsift leaves
         # checks out of its JSON; they are the only hexadecimal fields).
@@ -203,11 +247,12 @@ def main():
                 diffs.append(f"{where}: {d}")
     for d in diffs[:20]:
         print("#", d)
-    print(f"# {len(records)} packets ({failures} failing, {empty} empty), "
-          f"{fields_compared} values, {len(diffs)} differences")
-    if not records:
-        print("# bitsift decoded no packet: nothing was compared")
-        return 1
+    print(f"# {len(records)} packets ({failures} failing, {empty} empty"
+          + (f", {not_udp} not UDP to tshark" if not_udp else "")
+          + f"), {fields_compared} values, {len(diffs)} differences")
+    if not compared:
+        print("# no packet was compared")
+        return 3 if not_udp and not diffs else 1
     return 1 if diffs else 0
 
 

@@ -3,17 +3,21 @@
  * damaged, for the comparison of the generated Wireshark dissector with
  * bitsift decode (tests/wireshark/compare.sh):
  *
- *   randcap SCHEMA SEED COUNT PORT OUT.pcap
+ *   randcap OUT.pcap SEED COUNT SCHEMA PORT [SCHEMA PORT]...
  *
- * Packet k is a random value tree of type k mod types (bitsift_tree_random,
+ * COUNT packets of each schema, sent to its PORT, the schemas taking turns.
+ * Packet k of a schema is a random value tree of type k mod types
+ * (bitsift_tree_random,
  * fill 0, 50 or 100), encoded; then, by k mod 5: kept as it is; one bit
  * flipped and the CRC made right again (a failure deep in the packet, or a
  * different valid packet); cut short at a random length and resealed (a
  * truncation that the CRC does not catch first); one bit flipped and not
  * resealed (a CRC failure); a few random bytes appended and resealed
- * (data after the end). Each packet is a UDP datagram to PORT in a raw-IPv4
- * capture (link type 101). Packets that do not fit a datagram are left out.
+ * (data after the end). Each packet is a UDP datagram in a raw-IPv4
+ * capture (link type 101). Packets that do not fit a datagram, and random
+ * trees the encoder refuses (a schema no packet satisfies), are left out.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,74 +84,100 @@ static int write_record(FILE *f, unsigned k, unsigned port, const uint8_t *paylo
     return fwrite(hdr, 1, sizeof hdr, f) == sizeof hdr && fwrite(payload, 1, size, f) == size;
 }
 
+#define MAX_SCHEMAS 64
+
+struct source {
+    bitsift_schema *s;
+    bitsift_tree *t;
+    unsigned port;
+};
+
+/* Packet k of source `src`, encoded and damaged as above, into buf. */
+static size_t make_packet(const struct source *src, uint64_t seed, unsigned k, uint8_t *buf,
+                          size_t cap)
+{
+    const bitsift_framing *fr = bitsift_schema_framing(src->s);
+    unsigned types = bitsift_schema_packet_count(src->s);
+    size_t size = 0;
+    bitsift_result res;
+    if (bitsift_tree_random(src->t, k % types, seed * 100003 + k, (k / types) % 3 * 50) !=
+            BITSIFT_OK ||
+        bitsift_encode(src->s, src->t, buf, cap, &size, &res) != BITSIFT_OK)
+        return SIZE_MAX;
+    switch (k % 5) {
+    case 1:
+        if (size)
+            buf[next() % size] ^= (uint8_t)(1u << (next() % 8));
+        reseal(fr, buf, size);
+        break;
+    case 2:
+        size = size ? next() % size : 0;
+        reseal(fr, buf, size);
+        break;
+    case 3:
+        if (size)
+            buf[next() % size] ^= (uint8_t)(1u << (next() % 8));
+        break;
+    case 4:
+        for (unsigned n = 1 + next() % 4; n && size < cap; n--)
+            buf[size++] = (uint8_t)next();
+        reseal(fr, buf, size);
+        break;
+    default:
+        break;
+    }
+    return size;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: randcap SCHEMA SEED COUNT PORT OUT.pcap\n");
-        return 2;
-    }
-    bitsift_schema_error err;
-    bitsift_schema *s = bitsift_schema_load_file(argv[1], &err);
-    if (!s) {
-        fprintf(stderr, "randcap: %s\n", err.message);
+    if (argc < 6 || (argc - 4) % 2 || (argc - 4) / 2 > MAX_SCHEMAS) {
+        fprintf(stderr, "usage: randcap OUT.pcap SEED COUNT SCHEMA PORT [SCHEMA PORT]...\n");
         return 2;
     }
     uint64_t seed = strtoull(argv[2], NULL, 0);
     unsigned count = (unsigned)strtoul(argv[3], NULL, 0);
-    unsigned port = (unsigned)strtoul(argv[4], NULL, 0);
+    struct source src[MAX_SCHEMAS];
+    size_t nsrc = 0;
+    for (int a = 4; a < argc; a += 2) {
+        bitsift_schema_error err;
+        src[nsrc].s = bitsift_schema_load_file(argv[a], &err);
+        if (!src[nsrc].s) {
+            fprintf(stderr, "randcap: %s\n", err.message);
+            return 2;
+        }
+        src[nsrc].t = bitsift_tree_create(src[nsrc].s);
+        src[nsrc].port = (unsigned)strtoul(argv[a + 1], NULL, 0);
+        if (!src[nsrc].t)
+            return 2;
+        nsrc++;
+    }
     rng = seed * 0x9E3779B97F4A7C15ull + 1;
-    const bitsift_framing *fr = bitsift_schema_framing(s);
-    unsigned types = bitsift_schema_packet_count(s);
-    bitsift_tree *t = bitsift_tree_create(s);
     static uint8_t buf[1 << 20];
-    FILE *f = fopen(argv[5], "wb");
-    if (!t || !f)
+    FILE *f = fopen(argv[1], "wb");
+    if (!f)
         return 2;
     uint8_t gh[24] = {0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0};
     put32le(gh + 16, 262144);
     put32le(gh + 20, 101);
     int ok = fwrite(gh, 1, sizeof gh, f) == sizeof gh;
-    unsigned written = 0;
+    unsigned written = 0, frame = 0;
     for (unsigned k = 0; k < count && ok; k++) {
-        size_t size = 0;
-        bitsift_result res;
-        if (bitsift_tree_random(t, k % types, seed * 100003 + k, (k / types) % 3 * 50) !=
-                BITSIFT_OK ||
-            bitsift_encode(s, t, buf, sizeof buf, &size, &res) != BITSIFT_OK)
-            continue;
-        switch (k % 5) {
-        case 1:
-            if (size)
-                buf[next() % size] ^= (uint8_t)(1u << (next() % 8));
-            reseal(fr, buf, size);
-            break;
-        case 2:
-            size = size ? next() % size : 0;
-            reseal(fr, buf, size);
-            break;
-        case 3:
-            if (size)
-                buf[next() % size] ^= (uint8_t)(1u << (next() % 8));
-            break;
-        case 4:
-            for (unsigned n = 1 + next() % 4; n && size < sizeof buf; n--)
-                buf[size++] = (uint8_t)next();
-            reseal(fr, buf, size);
-            break;
-        default:
-            break;
+        for (size_t i = 0; i < nsrc && ok; i++) {
+            size_t size = make_packet(&src[i], seed + i, k, buf, sizeof buf);
+            if (size > MAX_DATAGRAM)
+                continue;
+            ok = write_record(f, frame++, src[i].port, buf, size);
+            written++;
         }
-        if (size > MAX_DATAGRAM)
-            continue;
-        ok = write_record(f, k, port, buf, size);
-        written++;
     }
     if (fclose(f) != 0 || !ok) {
-        fprintf(stderr, "randcap: cannot write %s\n", argv[5]);
+        fprintf(stderr, "randcap: cannot write %s\n", argv[1]);
         return 2;
     }
-    bitsift_tree_free(t);
-    bitsift_schema_free(s);
-    fprintf(stderr, "randcap: %u packets\n", written);
+    for (size_t i = 0; i < nsrc; i++) {
+        bitsift_tree_free(src[i].t);
+        bitsift_schema_free(src[i].s);
+    }
     return written ? 0 : 1;
 }

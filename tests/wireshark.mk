@@ -1,0 +1,10 @@
+# tests/wireshark.mk -- the dissectors of `bitsift gen wireshark` run in
+# tshark against bitsift decode (tests/wireshark/compare.sh): the test
+# captures, random packets of the example schemas and of random schemas,
+# display filters and hostile schemas. A TAP skip when tshark is absent.
+check_PROGRAMS += tests/wireshark/randcap
+tests_wireshark_randcap_SOURCES = tests/wireshark/randcap.c
+tests_wireshark_randcap_LDADD = lib/libbitsift.la
+TESTS += tests/wireshark/compare.sh
+EXTRA_DIST += tests/wireshark/compare.sh tests/wireshark/compare.py tests/wireshark/filters.py \
+	tests/wireshark/random_schema.py tests/wireshark/hostile
