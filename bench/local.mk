@@ -8,7 +8,7 @@ bench_programs = bench/bench_reader bench/bench_crc bench/bench_schema bench/ben
 	bench/pcap_loop bench/bench_diagnose
 EXTRA_PROGRAMS += bench/bench_reader bench/bench_crc bench/bench_schema bench/bench_e2e \
 	bench/pcap_loop bench/bench_diagnose
-EXTRA_DIST += bench/run.sh bench/ab.py
+EXTRA_DIST += bench/run.sh bench/ab.py bench/wireshark.py
 CLEANFILES += $(bench_programs) bench/shooter-1m.pcap bench/shooter-4m.pcap \
 	bench/shooter-drift-1m.pcap bench/diagnose-1m.json
 noinst_HEADERS += bench/bench_util.h bench/bench_packets.h bench/bench_capture.h

@@ -28,4 +28,6 @@ else
 fi
 "$builddir/bench/bench_e2e" "$builddir" "$srcdir" || status=1
 "$builddir/bench/bench_diagnose" "$builddir" "$srcdir" || status=1
+# Section 6 reads the capture section 4 made.
+python3 "$srcdir/bench/wireshark.py" "$builddir" "$srcdir" || status=1
 exit $status
