@@ -542,7 +542,13 @@ local function range_of(at, n)
     return D.tvb(first, last - first + 1)
 end
 
+-- Texts are only made when someone will read them: Wireshark's first pass,
+-- tshark's packet list and display filters need the fields, not their
+-- labels (tree.visible is false then), and labels are most of the cost.
 local function where(item, at, n)
+    if not D.visible then
+        return item
+    end
     item:append_text(format(" [bit %d, %d bit%s]", at, n, n == 1 and "" or "s"))
     return item
 end
@@ -566,7 +572,7 @@ end
 
 -- An array element's text starts with its index.
 local function label(item, op, index)
-    if op.element then
+    if op.element and D.visible then
         item:prepend_text("[" .. index .. "] ")
     end
     return item
@@ -791,11 +797,11 @@ local function read_smallest_three(op, tree, path, index)
         if c == largest then
             local item = qt:add(part.hf, range_of(at, 0), comp[c])
             item:set_generated()
-            item:append_text(" [derived]")
+            if D.visible then item:append_text(" [derived]") end
             qt:add(part.hf_bits, range_of(at, 0), f32_bits(comp[c])):set_hidden()
         else
             local item = add(qt, part.hf, bit, op.w, comp[c])
-            item:append_text(format(" (raw %d)", comp_raw[c]))
+            if D.visible then item:append_text(format(" (raw %d)", comp_raw[c])) end
             qt:add(part.hf_bits, range_of(bit, op.w), f32_bits(comp[c])):set_hidden()
             bit = bit + op.w
         end
@@ -834,7 +840,7 @@ local function read_leaf(op, tree, path, index)
     label(item, op, index)
     if op.hf_bits then
         tree:add(op.hf_bits, range_of(at, D.pos - at), extra):set_hidden()
-        if raw then
+        if raw and D.visible then
             item:append_text(format(" (raw %d)", raw))
         end
     elseif op.hf_name then
@@ -853,7 +859,7 @@ end
 local function read_struct(op, tree, path, index)
     local at = D.pos
     local item = tree:add(op.hf, range_of(at, 0))
-    if op.element then
+    if op.element and D.visible then
         item:set_text(op.name_of_array .. "[" .. index .. "]")
     end
     local inner = op.element and path or path_join(path, op.name)
@@ -923,7 +929,8 @@ local function read_array(op, tree, path)
                 break
             end
             ipath = apath .. "[" .. i .. "]"
-            meta(op.hf_present, item, bit, here == 1):prepend_text("[" .. i .. "] ")
+            local present = meta(op.hf_present, item, bit, here == 1)
+            if D.visible then present:prepend_text("[" .. i .. "] ") end
             if here == 1 then
                 if not read_element(op, item, apath, i) then
                     ok = false
@@ -950,7 +957,8 @@ local function read_array(op, tree, path)
                 break
             end
             if kind == "sentinel" and index == max then
-                meta(op.hf_index, item, bit, index):append_text(" (end)")
+                local last = meta(op.hf_index, item, bit, index)
+                if D.visible then last:append_text(" (end)") end
                 break
             end
             if index <= previous or index >= max then
@@ -972,7 +980,7 @@ local function read_array(op, tree, path)
             n = n + 1
         end
     end
-    if kind == "flags" or kind == "sentinel" then
+    if (kind == "flags" or kind == "sentinel") and D.visible then
         item:append_text(format(" (%d element%s)", n, n == 1 and "" or "s"))
     end
     item:set_len(floor((D.pos + 7) / 8) - floor(math.min(at, D.limit) / 8))
@@ -1040,7 +1048,8 @@ local function load_bytes(tvb)
     return raw, bytes
 end
 
-local function dissect(tvb, pinfo, tree)
+-- raw, bytes: the payload when the heuristic has loaded it already.
+local function dissect(tvb, pinfo, tree, raw, bytes)
     local size = tvb:captured_len()
     if size < tvb:reported_length_remaining() then
         return 0 -- cut by the snap length: not the datagram the sender wrote
@@ -1048,7 +1057,12 @@ local function dissect(tvb, pinfo, tree)
     pinfo.cols.protocol = PNAME
     local root = tree:add(P, tvb())
     D.tvb, D.size = tvb, size
-    D.raw, D.bytes = load_bytes(tvb)
+    D.visible = tree.visible
+    if raw then
+        D.raw, D.bytes = raw, bytes
+    else
+        D.raw, D.bytes = load_bytes(tvb)
+    end
     D.pos, D.limit = 0, size * 8
     local slots = {}
     for i = 1, S.slot_count + 1 do
@@ -1153,7 +1167,7 @@ if S.crc then
         if packet_crc(bytes, size) ~= stored then
             return false
         end
-        dissect(tvb, pinfo, tree)
+        dissect(tvb, pinfo, tree, raw, bytes)
         return true
     end)
 end
