@@ -9,9 +9,11 @@ capture (bench/shooter-1m.pcap, made by bench_e2e) are decoded by
 
 each as a child process with its output to /dev/null, timed by CPU time
 (user + system, from the kernel's accounting of the child), rounds
-interleaved, medians. No target: the row says what each costs.
+interleaved, medians. No target: the row says what each costs. tshark
+with the dissector takes minutes of CPU on these packets: one round by
+default.
 
-    wireshark.py TOP_BUILDDIR TOP_SRCDIR     (BENCH_WIRESHARK_REPS, default 3)
+    wireshark.py TOP_BUILDDIR TOP_SRCDIR     (BENCH_WIRESHARK_REPS, default 1)
 """
 import os
 import resource
@@ -64,7 +66,7 @@ def main():
     if not os.path.exists(capture):
         print(ROW % ("6", what, "n/a (needs bench_e2e's capture)", "", "", "", ""))
         return 0
-    reps = max(1, int(os.environ.get("BENCH_WIRESHARK_REPS", "3")))
+    reps = max(1, int(os.environ.get("BENCH_WIRESHARK_REPS", "1")))
     with tempfile.TemporaryDirectory() as tmp:
         lua = os.path.join(tmp, "shooter.lua")
         if subprocess.call([bitsift, "gen", "wireshark", "-s", schema, "-o", lua, "-p", "27015"],

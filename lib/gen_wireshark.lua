@@ -1137,6 +1137,7 @@ end
 
 P.prefs.ports = Pref.range("UDP ports", S.ports, "UDP ports of " .. PNAME, 65535)
 local udp = DissectorTable.get("udp.port")
+udp:add_for_decode_as(P) -- Decode As..., tshark -d udp.port==N,NAME
 local registered = S.ports
 if registered ~= "" then
     udp:add(registered, P)

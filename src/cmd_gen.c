@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -51,6 +52,17 @@ static int write_atomically(const struct gen_target *t, const bitsift_schema *s,
     int fd = mkstemp(tmp);
     if (fd < 0) {
         cli_error("%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+        free(tmp);
+        return EXIT_TROUBLE;
+    }
+    /* mkstemp makes the file private; the output is an ordinary file that
+     * Wireshark, run by any user, reads: the mode open(2) would give it. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0) {
+        cli_error("%s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
         free(tmp);
         return EXIT_TROUBLE;
     }
