@@ -5,6 +5,8 @@ capture (bench/shooter-1m.pcap, made by bench_e2e) are decoded by
 
   bitsift decode -s shooter.bss --format json -c 100000
   tshark -T json -c 100000 with the dissector of `bitsift gen wireshark`
+  tshark -c 100000 with it, the packet list only (no tree is shown: what
+        Wireshark's first pass and display filters cost)
   tshark -T json -c 100000 without it (UDP and below only)
 
 each as a child process with its output to /dev/null, timed by CPU time
@@ -78,6 +80,8 @@ def main():
                         capture],
             "dissector": ["tshark", "-n", "-X", "lua_script:" + lua, "-r", capture, "-c",
                           str(PACKETS), "-T", "json"],
+            "list": ["tshark", "-n", "-X", "lua_script:" + lua, "-r", capture, "-c",
+                     str(PACKETS)],
             "tshark": ["tshark", "-n", "-r", capture, "-c", str(PACKETS), "-T", "json"],
         }
         rates = {k: [] for k in runs}
@@ -90,6 +94,7 @@ def main():
                 rates[k].append(PACKETS / t)
     b = median(rates["bitsift"])
     for k, name in (("dissector", "tshark -T json + gen wireshark"),
+                    ("list", "tshark packet list + gen wireshark"),
                     ("tshark", "tshark -T json, no dissector")):
         base = median(rates[k])
         ratios = [x / y for x, y in zip(rates["bitsift"], rates[k])]
