@@ -8,4 +8,5 @@ tests_wireshark_randcap_SOURCES = tests/wireshark/randcap.c
 tests_wireshark_randcap_LDADD = lib/libbitsift.la
 TESTS += tests/wireshark/gen-cli.sh tests/wireshark/compare.sh
 EXTRA_DIST += tests/wireshark/gen-cli.sh tests/wireshark/compare.sh tests/wireshark/compare.py \
-	tests/wireshark/filters.py tests/wireshark/random_schema.py tests/wireshark/hostile
+	tests/wireshark/filters.py tests/wireshark/random_schema.py tests/wireshark/hostile \
+	tests/wireshark/floats.bss

@@ -58,7 +58,7 @@ check() {
 }
 
 schemas="$examples/shooter.bss $examples/article.bss $examples/scenes.bss $examples/robocat.bss
-  $data/arena.bss $data/lobby.bss $top_srcdir/tests/schema/constructs.bss"
+  $data/arena.bss $data/lobby.bss $top_srcdir/tests/schema/constructs.bss $here/floats.bss"
 # The CRC-framed ones, recognised on any port by their heuristics.
 crc_schemas="$examples/shooter.bss $examples/article.bss $examples/scenes.bss
   $data/arena.bss $data/lobby.bss $top_srcdir/tests/schema/constructs.bss"
