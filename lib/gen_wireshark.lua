@@ -195,8 +195,16 @@ end
 local f_type = field("type", PF.uint32, "Packet type", base.DEC, packet_names)
 local f_end = field("end_check", PF.uint32, "End check", base.HEX)
 local f_error = field("error", PF.string, "Error")
-local f_error_bit = field("error-bit", PF.uint64, "Error bit")
-local f_error_field = field("error-field", PF.string, "Error field")
+-- error.bit and error.field as bitsift's own filters spell them, unless a
+-- packet type called "error" has fields of those names.
+local error_sub = "."
+for _, p in ipairs(S.packets) do
+    if p.name == "error" then
+        error_sub = "-"
+    end
+end
+local f_error_bit = field("error" .. error_sub .. "bit", PF.uint64, "Error bit")
+local f_error_field = field("error" .. error_sub .. "field", PF.string, "Error field")
 local f_padding = field("padding", PF.bytes, "Padding")
 
 local experts = {}

@@ -212,12 +212,15 @@ def main():
         if r["valid"]:
             if "error" in top:
                 diffs.append(f"{where}: bitsift valid, tshark error {top['error']} "
-                             f"at {top.get('error-field')}")
+                             f"at {top.get('error-field', top.get('error.field'))}")
         else:
             failures += 1
             e = r["error"]
-            got = (top.get("error", ["-"])[0], top.get("error-bit", ["-"])[0],
-                   top.get("error-field", [""])[0])
+            # error.bit and error.field, or error-bit and error-field when
+            # a packet type is called "error".
+            got = (top.get("error", ["-"])[0],
+                   top.get("error-bit", top.get("error.bit", ["-"]))[0],
+                   top.get("error-field", top.get("error.field", [""]))[0])
             want = (e["kind"], str(e["bit"]), e["field"])
             if got != want:
                 diffs.append(f"{where}: bitsift failure {want}, tshark {got}")
