@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_capture.c -- captures for the end-to-end benchmarks and the runs
  * of the command they time (bench_capture.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_capture.h -- what the end-to-end benchmarks share: writing a set
  * of packets as a pcap capture (Ethernet/IPv4/UDP, cycled to any length),

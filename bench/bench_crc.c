@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_crc.c -- section 2 of `make bench`: the library's CRC32 against
  * zlib's crc32() on a small packet (64 B), a full-MTU packet (1200 B) and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_diagnose.c -- `make bench` section 5: `bitsift diagnose` on a
  * capture of 1 M packets with a planted drift, start to finish (reading,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_e2e.c -- section 4 of `make bench`: the `bitsift` command end to
  * end on a capture of 1,000,000 UDP packets of the bundled snapshot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_packets.c -- builds the packet set the schema and end-to-end
  * benchmarks decode: random valid trees of the schema's packet types

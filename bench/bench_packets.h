@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_packets.h -- a set of valid packets of a schema for the schema and
  * end-to-end benchmarks: random trees (bitsift_tree_random) encoded with

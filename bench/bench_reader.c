@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_reader.c -- section 1 of `make bench`: how many fields per second
  * the library's checked, range-checked reader gets through, against two

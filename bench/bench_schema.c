@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_schema.c -- section 3 of `make bench`: the schema decoder in
  * memory on packets of the bundled snapshot protocol (examples/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_util.c -- clock, medians, random data and the table row format
  * shared by the benchmark programs (see bench_util.h).

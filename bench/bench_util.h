@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_util.h -- what every benchmark program in bench/ shares: a CPU-time
  * clock, medians, a deterministic random generator, and the one row format

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/local.mk -- `make bench`: builds the benchmark programs (never
 # built by `make` or `make check`) and runs bench/run.sh, which prints one
 # table of medians beside baselines measured in the same run.

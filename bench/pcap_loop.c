@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pcap_loop.c -- the end-to-end baseline of `make bench`: the least any
  * capture reader built on libpcap must do, a bare pcap_next_ex loop over

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/run.sh -- run by `make bench`: prints the machine and load, then
 # runs every benchmark section, each printing its rows of one table.
 #

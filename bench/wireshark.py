@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """wireshark.py -- section 6 of `make bench`: what Wireshark costs next to
 bitsift on the same packets. The first 100,000 packets of the end-to-end
 capture (bench/shooter-1m.pcap, made by bench_e2e) are decoded by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hello_packet.c -- the smallest complete use of libbitsift: one serialize
  * function, written once, writes a framed packet (CRC32 over an unsent

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # make-sample.sh -- regenerate examples/sample.pcap, the capture that
 # `bitsift decode examples/sample.pcap` shows with no options: a short
 # session of the bundled shooter protocol (connect, inputs, snapshots,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/afl.sh -- `make fuzz-afl`: build every harness for AFL++ and run a
 # short, unattended afl-fuzz session on each; fail if any crash was saved
 # (afl-fuzz itself exits 0 when it found crashes).

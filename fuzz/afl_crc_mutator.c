@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * afl_crc_mutator.c -- AFL++ custom mutator library that re-seals the
  * CRC32 of every test case after AFL++'s own mutations

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * afl_driver.c -- runs an LLVMFuzzerTestOneInput harness under AFL++ in
  * persistent mode with shared-memory test cases: one process executes

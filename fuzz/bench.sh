@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/bench.sh -- `make fuzz-bench`: executions per second of the packet
 # harnesses under their libFuzzer build (ASan + UBSan, the flags of
 # configure --enable-fuzzing). Each binary runs FUZZ_BENCH_ROUNDS times

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/check-targets.sh -- fuzz/targets.mk (committed, because Automake
 # reads it before configure runs) is what fuzz/targets-mk.sh makes of
 # fuzz/targets.list, and every harness in the list has its source and

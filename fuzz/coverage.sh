@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/coverage.sh -- `make coverage`: replay the seed corpus and the
 # regressions of every harness through a coverage build of libbitsift and
 # print the line and branch coverage of lib/*.c, per file and in total.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * crc_mutator.c -- the *_crc variants of the CRC-framed harnesses: the
  * kit's CRC-resealing mutator and crossover (libbitsift-fuzz,

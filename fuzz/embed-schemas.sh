@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/embed-schemas.sh -- writes, on standard output, a C file holding
 # the text of the given schema files (the bundled examples), so that the
 # packet harnesses carry their schemas with them (OSS-Fuzz runs a binary

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * frame_log.h -- what capture_each hands out, reduced to a count and one
  * FNV-1a hash of every frame's lengths, timestamp and bytes, so that two

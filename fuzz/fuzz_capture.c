@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_capture.c -- libFuzzer target: pcap / pcapng bytes through the
  * command's capture path — libpcap reading from memory (fmemopen, no

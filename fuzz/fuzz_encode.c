@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_encode.c -- libFuzzer target: NDJSON records, the untrusted input of
  * `bitsift encode`, through the command's own record path (src/cmd_encode.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_packet.c -- libFuzzer target: detect the input's protocol among
  * the schemas in use (the bundled examples, or the user's schema: see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_planted.c -- TEST-ONLY target with a deliberately planted bug
  * behind the CRC gate. It exists to prove that the CRC-aware ways of

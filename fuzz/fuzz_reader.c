@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_reader.c -- libFuzzer target: arbitrary sequences of libbitsift's
  * read primitives over arbitrary data.

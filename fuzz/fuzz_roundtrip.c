@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_roundtrip.c -- libFuzzer target: differential checks between the
  * schema decoder and encoder, aborting on any mismatch.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_schema.c -- libFuzzer target: the schema lexer, parser and compiler
  * on arbitrary text, then everything a compiled schema offers.

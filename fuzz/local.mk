@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/local.mk -- fuzz harnesses for libFuzzer and AFL++, their seed
 # corpus, and the make targets that run them (fuzz/README.md tells how).
 #

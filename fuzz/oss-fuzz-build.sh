@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/oss-fuzz-build.sh -- build the fuzz targets the way OSS-Fuzz and
 # ClusterFuzzLite expect (their build.sh runs this script).
 #

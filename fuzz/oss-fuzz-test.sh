@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/oss-fuzz-test.sh -- `make fuzz-oss-fuzz`: run fuzz/oss-fuzz-build.sh
 # the way OSS-Fuzz's build step does, then check what it wrote: every
 # shipped target of fuzz/targets.list is in $OUT with its seed corpus zip

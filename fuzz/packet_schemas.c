@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * packet_schemas.c -- loads the schemas of the packet harnesses (bundled
  * examples, or the user's schema named by BITSIFT_FUZZ_SCHEMA or

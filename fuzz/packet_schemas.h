@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * packet_schemas.h -- the schemas the packet harnesses (fuzz_packet,
  * fuzz_roundtrip and their variants) decode against, and their CRC

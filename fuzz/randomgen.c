@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * randomgen.c -- the random-tree seeds of fuzz_roundtrip: for each packet
  * type of each schema and the fills 0, 50 and 100, a 15-byte header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reader_ops.h -- the op codes of fuzz_reader's input language, shared by
  * the harness (fuzz_reader.c) and the seed generator (seedgen.c) so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * replay_main.c -- a plain main() for the fuzz targets, so that any
  * compiler (no libFuzzer needed) can run saved inputs through a harness.

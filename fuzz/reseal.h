@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reseal.h -- the CRC hook shared by the CRC-aware pieces of the fuzzing
  * kit. A harness whose inputs are framed packets defines fuzz_reseal(),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/schema-error-seeds.sh -- writes small schemas with one mistake each
 # into DIR (corpus/fuzz_schema by `make fuzz-seeds`): seeds that reach the
 # compiler's diagnostics for type arguments, relative bases, vector

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_mutator.c -- fuzz_packet_schema: the kit's schema-aware mutator
  * (libbitsift-fuzz, bitsift/fuzz.h) over the harness's schemas: decode

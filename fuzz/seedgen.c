@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * seedgen.c -- writes the seed corpus of the core fuzz targets with
  * libbitsift's own writer, so that every seed is a valid input that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/smoke.sh -- `make fuzz-smoke`: run every libFuzzer harness for a
 # fixed number of runs with a fixed seed (deterministic, a few seconds
 # each) and fail on any crash, leak, timeout or out-of-memory.

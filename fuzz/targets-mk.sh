@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/targets-mk.sh -- writes on standard output fuzz/targets.mk, the
 # Automake rules of every harness in fuzz/targets.list: its replay program
 # (run by `make check`) and, with configure --enable-fuzzing, its libFuzzer
@@ -31,6 +32,7 @@ program() {
 
 trim() { echo $*; }
 
+echo "# SPDX-License-Identifier: BSD-3-Clause"
 echo "# fuzz/targets.mk -- generated from fuzz/targets.list by fuzz/targets-mk.sh:"
 echo "# do not edit (included by fuzz/local.mk)."
 echo

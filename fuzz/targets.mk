@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/targets.mk -- generated from fuzz/targets.list by fuzz/targets-mk.sh:
 # do not edit (included by fuzz/local.mk).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz/targets.sh -- sourced (POSIX sh) by the scripts that build the fuzz
 # harnesses themselves: afl.sh, coverage.sh, oss-fuzz-build.sh and
 # targets-mk.sh. Reads fuzz/targets.list, the one definition of each

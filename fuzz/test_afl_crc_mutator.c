@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_afl_crc_mutator.c -- unit test (TAP) of the AFL++ post-processor in
  * afl_crc_mutator.c, with the planted target's framing (fuzz_planted.c

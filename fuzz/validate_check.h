@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * validate_check.h -- the differential check of the validation program
  * (lib/schema_validate.c), and the one comparator of decode results, shared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bit_reader.c -- the out-of-line half of the bit reader: setup, failure
  * recording, and the primitives that are too large to inline (align,

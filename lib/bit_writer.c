@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bit_writer.c -- the bit writer and its counting twin, the measurer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bitsift.h -- the umbrella header of libbitsift: the bit layer
  * (bitsift/bits.h: reader, writer, serialize macros, framing), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bitsift_internal.h -- declarations shared between libbitsift's source
  * files and never installed. Nothing here is part of the public API.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bitsift_testing.h -- hooks for bitsift's own tests and fuzz harnesses,
  * exported from libbitsift with the bitsift__ prefix but not part of its

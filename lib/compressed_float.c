@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * compressed_float.c -- compressed_float(min, max, res): a float quantized
  * to about `res` inside [min, max], bit-exact with the reference.

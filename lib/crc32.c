@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * crc32.c -- zlib's CRC32 (reflected polynomial 0xEDB88320, initial value
  * and final xor 0xFFFFFFFF), the checksum of framed packets.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * errors.c -- the one table of error names and descriptions, and the
  * formatting of a failure ("range at bit 17 in x: ...").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * field_read.h -- one leaf field read through the library's readers,
  * checked exactly as the schema says: the op interpreter (schema_decode.c)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * field_types.c -- the per-type facts of the field-type table
  * (field_types.h) as functions: keyword, field type and its public name,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * field_types.h -- the one table of field types. Every walker of a
  * compiled schema (sizes, the passes, the decoder, the validation program,

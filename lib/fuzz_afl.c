@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_afl.c -- the AFL++ custom mutator of libbitsift-fuzz, installed as
  * $(pkglibdir)/bitsift-afl-mutator.so and configured from the environment

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_input.h -- a cursor over the fuzzer's bytes that hands out
  * parameters (op codes, widths, ranges) for the harnesses. Running out of

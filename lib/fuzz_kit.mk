@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib/fuzz_kit.mk -- libbitsift-fuzz, the installed fuzzing kit
 # (bitsift/fuzz.h, libbitsift-fuzz(3), pkg-config bitsift-fuzz): the
 # CRC-resealing and schema-aware mutators, their libFuzzer glue, the

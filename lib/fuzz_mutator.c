@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_mutator.c -- libbitsift-fuzz: the mutation context of a protocol
  * (its framings, and its schemas for the schema-aware mutator), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * config.h of libbitsift's installed sources ($(pkgdatadir)/src, pkg-config
  * bitsift-fuzz-src): a harness that compiles the library with its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_tree_mutate.c -- libbitsift-fuzz: one schema-aware change to a
  * decoded value tree (bitsift_fuzz_mutate_tree, bitsift/fuzz.h). The field's description (bitsift_field_info: range,

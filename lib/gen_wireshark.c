@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gen_wireshark.c -- `bitsift gen wireshark`: a compiled schema written as
  * a Lua dissector for Wireshark and tshark 4.0 (Lua 5.2).

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: BSD-3-Clause
 -- gen_wireshark.lua -- the run time of every dissector that `bitsift gen
 -- wireshark` writes: lib/gen_wireshark.c prints the schema as the table S
 -- (ops, enums, packets, conditions) and appends this file, which turns S

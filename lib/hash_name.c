@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hash_name.c -- the string hash of the 2016 article code (protocol2.h):
  * Jenkins one-at-a-time without the final avalanche, ASCII lower case

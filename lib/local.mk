@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib/local.mk -- libbitsift: the hardened bit reader/writer, CRC32, packet
 # framing, and the schema compiler, decoder, validator and encoder.
 lib_LTLIBRARIES += lib/libbitsift.la

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * packet.c -- packet framing as the 2016 article's protocol2 writes it:
  * prefix bytes, CRC32 over an unsent protocol id, packet type, payload,

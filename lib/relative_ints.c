@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * relative_ints.c -- the variable-length encodings of a value relative to
  * one both sides already know: int_relative, the object index ladder

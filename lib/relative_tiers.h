@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * relative_tiers.h -- the ladders of the relative encodings, defined once:
  * the library's reader and writer (relative_ints.c), the validation

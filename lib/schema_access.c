@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_access.c -- the public read-only accessors of a compiled schema
  * (bitsift_schema_*, bitsift_field_type_name): names, framing, packet

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_build.c -- the schema object's life: compiling text (lexer ->
  * parser -> back end -> passes -> validation program), loading a file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_compile.c -- the compiler's back end: storage of ops, fields,
  * strings and side tables under the hard limits, diagnostics at a token,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_compile.h -- the state shared by the schema parser (which reads
  * tokens and emits ops) and the compiler back end (op storage, limits,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_decode.c -- decodes a framed packet by interpreting a compiled
  * schema's op list, calling a visitor for each field. This is the hot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_detect.c -- protocol (version) detection: which of several
  * compiled schemas a packet belongs to. The protocol id is never sent, so

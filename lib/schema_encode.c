@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_encode.c -- writes a value tree as a packet by walking the
  * compiled op list, the mirror of schema_decode.c: framing, every field

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_internal.h -- the compiled form of a schema, shared by the
  * schema compiler, decoder, encoder, tree and printer. Never installed.

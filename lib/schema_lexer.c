@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_lexer.c -- splits schema text into tokens, with the line and
  * column of each for compiler-style diagnostics.

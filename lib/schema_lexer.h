@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_lexer.h -- tokens of the schema language (see schema_lexer.c).
  * Internal to libbitsift.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_parser.c -- recursive-descent parser of the schema language; it
  * emits ops as it reads (there is no AST). Grammar and meaning are in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_passes.c -- the passes that run once over a freshly compiled op
  * list, before any packet is read: per-op aids that spare the decoder

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_passes.h -- the passes run once over a freshly compiled op list
  * (schema_passes.c), in this order, by schema_build.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_print.c -- the layout of a compiled schema as text, what
  * `bitsift schema FILE` shows: the framing, then every packet type with

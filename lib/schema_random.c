@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_random.c -- random valid value trees for a schema: the packets
  * that benchmarks decode, that round-trip tests encode and decode again,

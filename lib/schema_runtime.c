@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_runtime.c -- the small helpers every walker of a compiled schema
  * shares at run time (decoder, validation program, encoder, random

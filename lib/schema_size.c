@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_size.c -- the smallest and largest number of bits a range of
  * ops can take on the wire: what the compiler records for every field and

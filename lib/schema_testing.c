@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_testing.c -- the hooks that tests and fuzz harnesses use to hold
  * the validation program to the op interpreter (bitsift_testing.h):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_tree.c -- value trees: an arena of nodes that a decode fills or
  * a caller builds by hand (the CLI from NDJSON, a fuzzer changing one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_validate_build.c -- builds the validation program
  * (validate_program.h) from a compiled schema's ops, once per schema, and

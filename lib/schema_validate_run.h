@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_validate_run.h -- the interpreter of the validation program,
  * included by schema_validate.c once for each build of it: define

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * utf8.c -- strict UTF-8 validation for string fields: the reference
  * reader refuses strings that are not valid UTF-8, and so do we.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * validate_program.h -- the layout of the validation program, shared by
  * its builder (schema_validate_build.c) and its interpreter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * version.c -- the version of the library actually linked, so that a
  * program can compare it with the BITSIFT_VERSION_* macros it was built

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # man/local.mk -- manual pages, shipped prebuilt.
 dist_man_MANS += man/libbitsift.3
 dist_man_MANS += man/libbitsift-fuzz.3

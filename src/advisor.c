@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * advisor.c -- the quantization advisor, errors by type and field, and
  * bandwidth over time for `bitsift stats` (see advisor.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * advisor.h -- what `bitsift stats` adds to the bit profile to say what to
  * quantize next, and where the errors and the bandwidth are:

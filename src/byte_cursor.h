@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * byte_cursor.h -- checked loads from captured bytes, in the manner of
  * tcpdump's GET_ macros: the bounds check is inside the accessor, so a

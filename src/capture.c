@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * capture.c -- pcap / pcapng input through libpcap (the only file that
  * includes <pcap.h>).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * capture.h -- read pcap and pcapng captures through libpcap, as a stream.
  *

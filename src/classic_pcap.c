@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * classic_pcap.c -- the plain records of a classic pcap file, parsed in
  * place from memory, from a window mapped onto the file or from large

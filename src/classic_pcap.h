@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * classic_pcap.h -- the records of a classic pcap file read in place, for
  * capture.c, which opens every capture through libpcap and then lets this

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli.c -- the parts every subcommand shares: loading the schemas (or the
  * bundled default), choosing a packet's protocol, reporting problems with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli.h -- what the subcommands of the bitsift command share: the parsed
  * command line, exit statuses, the loaded schemas and protocol detection,

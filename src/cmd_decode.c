@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cmd_decode.c -- `bitsift decode`: for each packet a header line (index,
  * time, source > destination, length, protocol and packet type) and its

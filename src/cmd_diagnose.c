@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cmd_diagnose.c -- `bitsift diagnose -s SCHEMA [-s OTHER ...] INPUT...`:
  * which change of the schema explains the packets that fail it. Packets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cmd_dump.c -- `bitsift dump`: a bit-level annotated hex dump, the tool to
  * triage a fuzzer's crash file or a packet that does not decode.

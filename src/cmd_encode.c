@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cmd_encode.c -- `bitsift encode`: read NDJSON records as `decode -F json`
  * prints them and write the packets: raw files (-o DIR, one per record;

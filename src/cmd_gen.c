@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cmd_gen.c -- `bitsift gen TARGET -s SCHEMA -o FILE`: code for another
  * tool written from a schema by one of the library's generators

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cmd_reseal.c -- `bitsift reseal`: store the right CRC32 into packet
  * files, so that an input a CRC-blind fuzzer found (a no-CRC build, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cmd_schema.c -- `bitsift schema FILE...`: compile each schema and print
  * every packet type's layout with its minimum and maximum size in bits;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cmd_seeds.c -- `bitsift seeds -o DIR [-s SCHEMA]... [-c N]`: a seed
  * corpus for a fuzzer of the schemas' protocols: valid, sealed packets of

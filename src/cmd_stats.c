@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cmd_stats.c -- `bitsift stats`: packets per type and per error kind, and
  * for each field of each packet type the mean, min and max bits it costs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cmd_validate.c -- `bitsift validate`: check every packet (protocol id and
  * CRC, packet type, ranges, padding, check markers, string rules, trailing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * decap.c -- peel link, network and transport headers off a captured frame
  * down to the UDP payload (the game packet).

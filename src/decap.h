@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * decap.h -- find the UDP payload in a captured link-layer frame.
  *

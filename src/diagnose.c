@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * diagnose.c -- the search behind `bitsift diagnose` (see diagnose.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * diagnose.h -- the search behind `bitsift diagnose`: packets are checked
  * against a schema as they come, failing ones grouped by packet type and

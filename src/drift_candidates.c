@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * drift_candidates.c -- the schema changes `bitsift diagnose` tries, made
  * as edits of the schema text at the places the library says each field

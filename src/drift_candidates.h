@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * drift_candidates.h -- the schema changes `bitsift diagnose` tries when
  * packets of a type fail: each is one edit of the schema text (bytes

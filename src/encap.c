@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * encap.c -- build Ethernet II + IPv4/IPv6 + UDP frames around a packet.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * encap.h -- wrap a packet in Ethernet / IPv4 or IPv6 / UDP headers, the
  * inverse of decap.h, for `bitsift encode -w`. Pure functions: no I/O.

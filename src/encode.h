@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * encode.h -- `bitsift encode`'s record path for the fuzz harness
  * (fuzz/fuzz_encode.c): NDJSON records from a stream through the same line

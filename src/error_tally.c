@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * error_tally.c -- the tally of valid packets and of errors by kind that
  * validate and stats share, and its summary (see error_tally.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * error_tally.h -- how many packets were checked, how many were valid, and
  * how many failed with each error kind: the tally `bitsift validate` and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fields.c -- the field tree of one packet, printed from decoder events.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fields.h -- print the fields of a packet as the decoder visits them:
  * an indented tree for people, or the "fields" JSON object of an NDJSON

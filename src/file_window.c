@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * file_window.c -- a window mapped onto a file, moved along as it is read,
  * and the SIGBUS handler that keeps a file shrinking under it from killing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * file_window.h -- a read-only window mapped onto a regular file, moved
  * along as the file is read, for classic_pcap.c.

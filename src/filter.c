@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * filter.c -- the -Y filter language: lexer, parser, binding to each
  * schema's field ids, and the judgement of a packet from visitor events

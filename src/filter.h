@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * filter.h -- `-Y EXPR`: select packets by their fields, their type and
  * their failure (the language is in bitsift(1), FILTERS).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * float_format.c -- the text of a float or double (see float_format.h):
  * the shortest of "%.{P}g" for P = 6..9 (15..17 for doubles) that reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * float_format.h -- the text bitsift prints for a float or a double.
  *

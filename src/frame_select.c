@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * frame_select.c -- parse `--frame` lists into sorted disjoint ranges and
  * answer "is frame N selected" by binary search (see frame_select.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * frame_select.h -- `--frame N[-M][,...]`: which frame numbers of each
  * input the command reads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * input.c -- walk the command's inputs (captures, packet files, directories,
  * standard input) and hand their packets to a handler, one at a time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * input.h -- every input the command reads, as one stream of packets.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * junit.c -- collect per-input results of `bitsift validate` and write them
  * as JUnit XML. Memory is bounded per test case (JUNIT_MAX_DETAIL_LINES of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * junit.h -- a JUnit XML report of `bitsift validate`: one test case per
  * input file or capture, failed when a packet in it is invalid, in error

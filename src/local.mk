@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # src/local.mk -- the bitsift command. capture.c is the only file that
 # includes <pcap.h>; jansson is used by encode only.
 bin_PROGRAMS += src/bitsift

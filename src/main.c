@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * main.c -- the bitsift command line: GNU-style --help and --version, the
  * options every subcommand shares, and dispatch to one file per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * out.c -- buffered output and the number, string and time formats the
  * command prints (see out.h for why no printf here).

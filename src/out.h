@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * out.h -- buffered output with hand-written number formatting.
  *

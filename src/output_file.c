@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * output_file.c -- write outputs beside their targets and rename them into
  * place on success (output_file.h). Used by `encode` (-w, -o FILE, -o DIR)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * output_file.h -- outputs that appear only when the run succeeds.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * record.c -- where a packet came from and why it failed, worded once for
  * text, JSON and JUnit output.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * record.h -- the pieces of output every subcommand words the same way:
  * the JSON keys that say where a packet came from, and a decoding failure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * verdict.c -- pick the schema, decode, note the CRC mismatch --no-crc
  * decoded past, and apply -Y (see verdict.h).

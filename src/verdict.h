@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * verdict.h -- the judgement every packet-reading command starts with:
  * which schema reads the packet, whether it is valid (and why not), the

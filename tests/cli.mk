@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/cli.mk -- tests of the bitsift command: unit tests of its input
 # (decapsulation) and output formats, the golden tests of every subcommand
 # (tests/cli/TESTLIST, expected outputs in tests/cli/expected), the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/diagnose.mk -- `bitsift diagnose`: the planted-drift test (a drift
 # of every family planted in every example schema, packets written by the
 # encoder with the drifted schema, the search run with the original; see

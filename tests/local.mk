@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/local.mk -- unit tests (cmocka, TAP), the reference vector replay,
 # and the randomized reader test.
 
@@ -82,3 +83,7 @@ TESTS += tests/test-headers
 tests_test_headers_SOURCES = tests/test_headers.c
 tests_test_headers_CFLAGS = -std=c99 -pedantic -Wall -Wextra -Werror
 tests_test_headers_LDADD = lib/libbitsift.la
+
+# Every source file names its license (SPDX).
+EXTRA_DIST += tests/spdx.sh
+TESTS += tests/spdx.sh

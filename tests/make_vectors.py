@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """make_vectors.py -- regenerate tests/vectors, tests/vectors-hostile and
 tests/vectors-wrong.
 

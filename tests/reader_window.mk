@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/reader_window.mk -- the differential test of the inline bit
 # reader's fast and slow paths (owned with the reader's hot path).
 check_PROGRAMS += tests/test-reader-window

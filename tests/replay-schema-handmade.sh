@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # replay-schema-handmade.sh -- the hand-made vectors of tests/vectors (the
 # library's own ops: object index, sequence and ack relative, hashed check
 # names, UTF-8 strings, extreme widths) through the schema path, as

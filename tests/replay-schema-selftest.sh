@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # replay-schema-selftest.sh -- the schema replay must not be a rubber
 # stamp: over tests/vectors-wrong (one deliberate flaw per vector),
 # replay-schema.sh must fail every vector whose flaw a reader of the bytes

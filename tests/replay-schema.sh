@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # replay-schema.sh -- the reference vectors through the schema path. For
 # every vector of $VECTORS_DIR (or of the directory given), tests/vector-schema
 # writes a schema of its ops and its bytes; then

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # replay-selftest.sh -- the replayer must not be a rubber stamp: every
 # vector in tests/vectors-wrong has one deliberate flaw (a flipped bit, a
 # wrong kind, bit, op, CRC, type...), and replay-vectors must report each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * replay_vectors.c -- replays wire-format vector files (JSON, the format of
  * ../shared/vectors/README.txt) against libbitsift.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/schema.mk -- tests of the schema language, compiler, decoder and
 # encoder: round trips of every example, the diagnostics of the hostile
 # schemas in corpus/schemas, and packets written by the core serializer.

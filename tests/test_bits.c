@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_bits.c -- the raw bit layer: bits(1..64) at every alignment for
  * write, read and measure, the fixed-width unsigned primitives and bool,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_crc32.c -- bitsift_crc32 against zlib's crc32() (the definition the
  * wire format names) on random buffers of many sizes and alignments, fed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_failure.c -- the error model: sticky failure (after the first
  * failure every read fails, leaves its output alone and keeps the first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_headers.c -- the bit layer's header stands alone: this file
  * includes only <bitsift/bits.h>, is compiled as strict C99 with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_packet.c -- packet framing (protocol2): the layout and CRC of a
  * written packet computed independently with zlib, packet types, prefix

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_primitives.c -- every serialize primitive above raw bits, for
  * write, read and measure: int(min, max) over the full signed 64-bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_random_reader.c -- randomized reads: random op sequences over
  * random buffers of every length 0..64 and over valid streams cut at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_reader_window.c -- differential test of the inline bit reader's two
  * paths: the fast path (one 8-byte load straight from the buffer while the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_serialize.c -- one serialize function per type serving read, write
  * and measure, written with the article's short macro names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_util.h -- what every cmocka unit test of libbitsift shares: the
  * cmocka includes in the order it needs, a small deterministic PRNG (so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * vector_schema.c -- turns a reference vector (the JSON format of
  * ../shared/vectors/README.txt) into a bitsift schema, and checks what a

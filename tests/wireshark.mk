@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/wireshark.mk -- the dissectors of `bitsift gen wireshark` run in
 # tshark against bitsift decode (tests/wireshark/compare.sh): the test
 # captures, random packets of the example schemas and of random schemas,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_game.c -- a libFuzzer harness for game_reader.c with the bitsift
  * fuzzing kit: the harness calls the game's own reader; the one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * game_reader.c -- the packet reader of a small game, as a user of
  * libbitsift writes it: one serialize function (the bitsift_serialize_*

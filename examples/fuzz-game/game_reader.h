@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * game_reader.h -- the snapshot of examples/fuzz-game (game_reader.c).
  */

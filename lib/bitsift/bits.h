@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bitsift/bits.h -- libbitsift's bit layer: version, errors, the bit
  * reader and writer, the serialize macros and packet framing. A program

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bitsift/fuzz.h -- libbitsift-fuzz, the fuzzing kit: mutators that keep
  * a protocol's packets sealed (CRC32 right, check markers and ranges

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bitsift/gen.h -- code generators: a compiled schema written out as code
  * for another tool. <bitsift.h> includes it.

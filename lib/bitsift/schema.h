@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bitsift/schema.h -- libbitsift's schema API: compile a schema file
  * (man bitsift-schema.5), then decode, validate, build and encode its

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """advisor-check.py -- `bitsift stats -F json` against decode's NDJSON.
 
 On every test capture, recomputes here from `bitsift decode -F json`:

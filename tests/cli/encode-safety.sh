@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # encode-safety.sh -- `bitsift encode` never damages what it was not asked
 # to write: an output is replaced only by a run that succeeds, an output
 # that is one of the inputs is refused, a path that does not fit is an

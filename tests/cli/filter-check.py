@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """filter-check.py -- bitsift's -Y filters against an independent evaluation.
 
 For every test capture (tests/cli/data, examples/*.pcap) this script reads

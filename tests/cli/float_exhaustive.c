@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * float_exhaustive.c -- compare format_float32 with the printf loop it
  * replaced (float_oracle.c) on every float32 bit pattern of a range:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * float_oracle.c -- the reference float text (see float_oracle.h), the
  * code src/out.c held before the exact formatter replaced it.

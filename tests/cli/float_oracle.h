@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * float_oracle.h -- the float formatting bitsift had before float_format.c:
  * snprintf "%.{p}g" for rising p until strtof/strtod reads the value back,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # golden.sh -- the golden tests of the bitsift command, as data.
 #
 #   tests/cli/golden.sh                  run every test of tests/cli/TESTLIST (TAP)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # input-limits.sh -- what hostile inputs must not do to decode and validate:
 # a packet's text is streamed in bounded memory, a FIFO in a directory does
 # not hang the run, output is flushed before a read that may block and an

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """make-captures.py -- build the test captures of tests/cli/data from raw packets.
 
     tests/cli/make-captures.py PAYLOAD_DIR OUT_DIR

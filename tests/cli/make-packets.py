@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """make-packets.py -- hand-made invalid packets for the golden tests.
 
     tests/cli/make-packets.py VALID_DIR OUT_DIR

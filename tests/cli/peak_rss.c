@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * peak_rss.c -- run a command and print its peak resident memory in KiB
  * (getrusage's ru_maxrss of the child) on stderr's last line as

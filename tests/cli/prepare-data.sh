@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # prepare-data.sh -- regenerate the committed test data of tests/cli/data
 # (run by hand from the top of a built tree when the formats change):
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # roundtrip.sh -- `bitsift decode -F json | bitsift encode` gives back every
 # valid packet byte for byte: from raw packet files, from captures of every
 # link type (pcap and pcapng), and through a pcap written by `encode -w`.

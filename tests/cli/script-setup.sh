@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # script-setup.sh -- what the TAP scripts of tests/cli share, sourced by
 # each after it sets `name` (the scratch directory's tag):
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # seeds-reseal.sh -- `bitsift seeds` and `bitsift reseal`: seeds for every
 # packet type of every schema of the tree that compiles (the 1024-slot
 # sparse arrays of scenes.bss and of the fuzzing example included), each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_capture.c -- the in-memory capture path the fuzz harness uses:
  * capture_for_each_udp() over capture bytes held in memory (fmemopen, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_decap.c -- decap_frame() on hand-built frames of every link type,
  * with VLAN tags, IPv4 options, IPv6 extension headers, fragments, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_fields.c -- the field printer's shortcuts (keys escaped once per
  * field, enum names cached, key, comma and value written in one

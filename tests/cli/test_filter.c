@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_filter.c -- the -Y expression compiler on hostile text, and the
  * --frame list parser: every text either compiles or gets a message,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_float_format.c -- format_float32/64 (src/float_format.c) give
  * exactly the text of the printf loop they replaced (float_oracle.c):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_out.c -- the command's hand-written formats: integers, hex, JSON
  * strings, shortest round-trip floats (every float's bits come back), and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # tshark-crosscheck.sh -- src/decap.c against tshark: for every capture of
 # tests/cli/data that has a .tshark file (tshark's frame numbers, addresses,
 # ports and UDP lengths, written by prepare-data.sh when the data was made),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # cli.sh -- `bitsift diagnose` start to finish: packets written by the
 # encoder (`bitsift seeds`) from a drifted copy of examples/shooter.bss,
 # diagnosed with the original, in text and JSON; another version given

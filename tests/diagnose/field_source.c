@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * field_source.c -- bitsift_schema_field_source on examples/shooter.bss:
  * each span read back from the text is what the schema says there, and

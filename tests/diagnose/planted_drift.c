@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * planted_drift.c -- does `bitsift diagnose` find a drift it did not make?
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * boundary_test.c -- the limits the schema code decides on, tested on both
  * sides of each, where an off-by-one would go unseen by packets that stay

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * decode_test.c -- the schema decoder against packets written by the core
  * serializer (the C a game would have written by hand), failures of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # errors.sh -- every hostile or wrong schema in corpus/schemas is refused
 # with exactly the diagnostic in errors.list; plus the limits that need a
 # generated input (a schema over 1 MiB, a file that does not exist) and the

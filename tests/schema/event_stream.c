@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * event_stream.c -- records everything a decode reports, so that a change
  * to the decoder can be checked against the events of the version before

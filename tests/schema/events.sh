@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # events.sh -- the decoder's events, results and trees must stay exactly
 # those recorded in events.expected (made by event_stream list before the
 # visitor path was optimised): one TAP point per schema. On a difference,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # packets.sh -- the example packets in examples/packets (made by the
 # encoder, named SCHEMA-TYPE.bin) decode strictly as their type, encode
 # back to the same bytes, and are told apart by protocol detection. TAP.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # roundtrip.test -- every packet type of every example schema: random
 # trees are encoded, decoded, encoded again; bytes, values and the
 # visitor's bit accounting must agree (see schematool.c). TAP output.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schematool.c -- a small driver over the schema API for the tests:
  *

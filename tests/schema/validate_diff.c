@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * validate_diff.c -- the validation program (lib/schema_validate.c)
  * against the op interpreter it stands in for, on every example schema:

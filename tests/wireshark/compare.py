@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """compare.py -- the generated Wireshark dissectors against bitsift decode.
 
     compare.py [--by-time] NAMES TSHARK.json BITSIFT.ndjson...

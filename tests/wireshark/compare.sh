@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # compare.sh -- the Wireshark dissectors that `bitsift gen wireshark` writes,
 # run in tshark, against `bitsift decode -F json`. Prints TAP.
 #

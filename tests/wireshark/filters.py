@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """filters.py -- display filters on the generated dissector's fields select
 the frames that the same condition selects over bitsift's JSON.
 

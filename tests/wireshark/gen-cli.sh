@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # gen-cli.sh -- bitsift gen as a command, without tshark: a failed run
 # leaves the target as it was, the output is an ordinary readable file,
 # the same schema gives the same bytes, and bad targets, names and schemas

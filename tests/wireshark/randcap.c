@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * randcap.c -- a capture of random packets of a schema, valid and
  * damaged, for the comparison of the generated Wireshark dissector with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """random_schema.py -- a random bitsift schema, for the randomized test of
 the generated Wireshark dissector (tests/wireshark/compare.sh).
 
