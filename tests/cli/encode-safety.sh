@@ -10,17 +10,7 @@ name=encode-safety
 peak_rss=$(cd "$top_builddir" && pwd)/tests/cli/peak-rss
 schema="-s $data/arena.bss"
 
-n=0
-failed=0
-report() { # report OK DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=1
-    fi
-}
+
 # expect STATUS DESCRIPTION COMMAND...: the command exits with STATUS.
 expect() {
     want=$1

@@ -12,17 +12,7 @@ peak_rss=$(cd "$top_builddir" && pwd)/tests/cli/peak-rss
 schema="-s $data/arena.bss"
 packet=$data/packets/packet-000001.bin
 
-n=0
-failed=0
-report() { # report OK DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=1
-    fi
-}
+
 show() { sed 's/^/#   /' "$@" | head -n 20; }
 # found PATTERN FILE: grep's status, the file shown when it fails.
 found() {

@@ -13,17 +13,7 @@ TZ=UTC
 export TZ
 
 buffer=1048576 # INPUT_STDIO_BUFFER
-n=0
-failed=0
-report() { # report OK DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=1
-    fi
-}
+
 
 # run OUT ARGS... -> OUT holds stdout, stderr and the exit status of
 # `bitsift ARGS...` (stdin from $stdin), the input's name replaced by INPUT.

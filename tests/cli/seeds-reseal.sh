@@ -8,17 +8,7 @@
 name=seeds-reseal
 . "${top_srcdir:-.}/tests/cli/script-setup.sh"
 
-n=0
-failed=0
-report() { # report OK DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=1
-    fi
-}
+
 
 # Every schema file of the tree that compiles (the fuzz_schema corpus
 # holds the valid ones fuzz_schema found interesting).
