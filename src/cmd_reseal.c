@@ -65,17 +65,7 @@ static int write_packet(const char *path, const uint8_t *data, size_t size)
 {
     if (strcmp(path, "-") == 0)
         return fwrite(data, 1, size, stdout) == size ? 0 : -1;
-    struct output_file f;
-    if (output_file_open(&f, path) != 0) {
-        cli_error("%s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (fwrite(data, 1, size, f.fp) != size) {
-        cli_error("%s: %s", path, strerror(errno));
-        output_file_discard(&f);
-        return -1;
-    }
-    if (output_file_commit(&f) != 0) {
+    if (output_file_write_whole(path, data, size) != 0) {
         cli_error("%s: %s", path, strerror(errno));
         return -1;
     }

@@ -42,17 +42,7 @@ static int write_seed(const char *dir, const char *name, const uint8_t *data, si
         cli_error("%s/%s: path too long", dir, name);
         return -1;
     }
-    struct output_file f;
-    if (output_file_open(&f, path) != 0) {
-        cli_error("%s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (fwrite(data, 1, size, f.fp) != size) {
-        cli_error("%s: %s", path, strerror(errno));
-        output_file_discard(&f);
-        return -1;
-    }
-    if (output_file_commit(&f) != 0) {
+    if (output_file_write_whole(path, data, size) != 0) {
         cli_error("%s: %s", path, strerror(errno));
         return -1;
     }

@@ -88,6 +88,20 @@ fail: {
 }
 }
 
+int output_file_write_whole(const char *target, const void *data, size_t size)
+{
+    struct output_file f;
+    if (output_file_open(&f, target) != 0)
+        return -1;
+    if (fwrite(data, 1, size, f.fp) != size) {
+        int saved = errno ? errno : EIO;
+        output_file_discard(&f);
+        errno = saved;
+        return -1;
+    }
+    return output_file_commit(&f);
+}
+
 int output_file_commit(struct output_file *f)
 {
     int failed = 0, saved = 0;

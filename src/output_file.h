@@ -28,6 +28,9 @@ int output_file_open(struct output_file *f, const char *target);
 int output_file_commit(struct output_file *f);
 /* Close and remove the temporary; the target stays as it was. */
 void output_file_discard(struct output_file *f);
+/* The whole of `data` as the file `target`, through a temporary beside it:
+ * 0, or -1 with errno set (the target then stays as it was). */
+int output_file_write_whole(const char *target, const void *data, size_t size);
 
 struct output_dir {
     char *target; /* the directory asked for */
