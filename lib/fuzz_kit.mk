@@ -27,7 +27,7 @@ lib_bitsift_afl_mutator_la_LDFLAGS = -module -avoid-version -shared -no-undefine
 # $(pkg-config --variable=sources bitsift-fuzz-src)`: installed flat, with
 # a config.h that uses the portable CRC32 (no optional dependency).
 fuzzsrcdir = $(pkgdatadir)/src
-fuzzsrc_DATA = $(lib_libbitsift_la_SOURCES) $(BITSIFT_FUZZ_KIT_SOURCES) \
+fuzzsrc_DATA = $(lib_libbitsift_la_SOURCES) $(nodist_lib_libbitsift_la_SOURCES) $(BITSIFT_FUZZ_KIT_SOURCES) \
 	$(LIBBITSIFT_INTERNALS) lib/fuzz_input.h
 install-data-hook: install-fuzz-src-config
 install-fuzz-src-config:

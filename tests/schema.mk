@@ -132,6 +132,8 @@ TESTS += tests/schema/boundary_test
 # decides right and shows nothing else.
 check_PROGRAMS += tests/schema/boundary_test_asan
 tests_schema_boundary_test_asan_SOURCES = tests/schema/boundary_test.c $(lib_libbitsift_la_SOURCES)
+nodist_tests_schema_boundary_test_asan_SOURCES = $(nodist_lib_libbitsift_la_SOURCES)
+tests_schema_boundary_test_asan_CPPFLAGS = $(lib_libbitsift_la_CPPFLAGS)
 tests_schema_boundary_test_asan_CFLAGS = $(lib_libbitsift_la_CFLAGS) $(TEST_ASAN_FLAGS)
 tests_schema_boundary_test_asan_LDFLAGS = $(TEST_ASAN_FLAGS)
 tests_schema_boundary_test_asan_LDADD = $(lib_libbitsift_la_LIBADD)
