@@ -90,7 +90,10 @@ FUZZ_BUILD_DIR = build-fuzz
 if ENABLE_FUZZING
 noinst_PROGRAMS += $(FUZZ_BINARIES)
 
-fuzz: $(FUZZ_BINARIES) src/bitsift$(EXEEXT)
+# The generated headers first: BUILT_SOURCES covers only all, check and
+# install, and this target builds the library on its own.
+fuzz: $(BUILT_SOURCES)
+	$(MAKE) $(AM_MAKEFLAGS) $(FUZZ_BINARIES) src/bitsift$(EXEEXT)
 
 fuzz-smoke: fuzz
 	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/smoke.sh
