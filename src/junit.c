@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "junit.h"
+#include "out.h"
 #include "output_file.h"
 
 struct junit_case {
@@ -166,28 +167,9 @@ static size_t xml_char(const unsigned char *p)
     unsigned char c = p[0];
     if (c < 0x80)
         return c >= 0x20 || c == '\t' || c == '\n' || c == '\r';
-    size_t n;
-    uint32_t cp;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (p[i] & 0x3f);
-    }
-    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < least[n] || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff ||
-        cp > 0x10ffff)
+    size_t n = utf8_sequence(p, strnlen((const char *)p, 4));
+    /* U+FFFE and U+FFFF: EF BF BE, EF BF BF. */
+    if (n == 3 && c == 0xef && p[1] == 0xbf && p[2] >= 0xbe)
         return 0;
     return n;
 }

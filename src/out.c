@@ -182,8 +182,7 @@ void out_hex_bytes(struct out *o, const uint8_t *data, size_t size)
     }
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
-static size_t utf8_sequence(const unsigned char *s, size_t left)
+size_t utf8_sequence(const unsigned char *s, size_t left)
 {
     unsigned char c = s[0];
     size_t n;
