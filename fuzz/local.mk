@@ -138,10 +138,14 @@ FUZZ_BUILD_ENV = srcdir='$(srcdir)' builddir='$(builddir)' top_builddir='$(top_b
 	LIB_LIBS='$(LIBDEFLATE_LIBS) $(ISAL_LIBS) -lm' $(FUZZ_LIBRARY_ENV) \
 	FUZZ_AFL_CC='$(AFL_CC)' FUZZ_AFL_FUZZ='$(AFL_FUZZ)' CC='$(CC)' LLVM_COV='$(LLVM_COV)' GCOV='$(GCOV)'
 
-fuzz-afl: fuzz/bundled_schemas.c
+# The generated sources the scripts compile: BUILT_SOURCES covers only
+# all, check and install.
+fuzz-generated: fuzz/bundled_schemas.c $(BUILT_SOURCES)
+
+fuzz-afl: fuzz-generated
 	$(FUZZ_BUILD_ENV) $(SHELL) $(srcdir)/fuzz/afl.sh
 
-coverage: fuzz/bundled_schemas.c
+coverage: fuzz-generated
 	$(FUZZ_BUILD_ENV) $(SHELL) $(srcdir)/fuzz/coverage.sh
 
 # fuzz/oss-fuzz-build.sh as OSS-Fuzz runs it, on a fresh copy of the tree
@@ -163,7 +167,8 @@ clean-fuzz:
 	-rm -rf $(builddir)/fuzz/smoke-work $(builddir)/fuzz/afl-work $(builddir)/fuzz/coverage-work \
 		$(FUZZ_OSS_WORK)
 
-.PHONY: fuzz fuzz-smoke fuzz-bench fuzz-afl fuzz-seeds fuzz-oss-fuzz coverage clean-fuzz distclean-fuzz
+.PHONY: fuzz fuzz-smoke fuzz-bench fuzz-afl fuzz-seeds fuzz-oss-fuzz fuzz-generated coverage \
+	clean-fuzz distclean-fuzz
 
 ## -- Unit test of the AFL++ post-processor ----------------------------------
 

@@ -32,7 +32,7 @@ mkdir -p "$OUT"
 [ -x configure ] || autoreconf -fi
 [ -f config.status ] ||
     ./configure --without-isal --without-libdeflate --disable-shared CC="$CC" CFLAGS="$CFLAGS"
-make fuzz/bundled_schemas.c
+make fuzz-generated
 eval "$(make -s fuzz-print-build)"
 srcdir=. builddir=. top_builddir=.
 . fuzz/targets.sh

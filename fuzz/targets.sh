@@ -107,7 +107,7 @@ variant_cppflags() {
     esac
 }
 
-fuzz_cppflags="-DHAVE_CONFIG_H -I${top_builddir:-.} -I${srcdir:-.}/lib -I${srcdir:-.}/fuzz -I${srcdir:-.}/src"
+fuzz_cppflags="-DHAVE_CONFIG_H -I${top_builddir:-.} -I${top_builddir:-.}/lib -I${srcdir:-.}/lib -I${srcdir:-.}/fuzz -I${srcdir:-.}/src"
 
 fuzz_compile() {
     _dir=$1 _src=$2
