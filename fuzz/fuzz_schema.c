@@ -8,7 +8,8 @@
  *     a position inside the text (line <= lines + 1);
  *   - an accepted one answers every introspection call consistently (each
  *     packet type found again by its name, fields' parents precede them,
- *     min_bits <= max_bits), prints its layout, and decodes and encodes
+ *     min_bits <= max_bits), prints its layout, writes its Wireshark
+ *     dissector (bitsift_gen_wireshark succeeds), and decodes and encodes
  *     (a zero-filled and a 0xff-filled buffer, CRC ignored) without
  *     crashing — so the compiled form itself is exercised, not just the
  *     parser;
@@ -269,8 +270,10 @@ static void exercise(const bitsift_schema *s)
     static FILE *sink;
     if (!sink)
         sink = fopen("/dev/null", "w");
-    if (sink)
+    if (sink) {
         CHECK(bitsift_schema_print(s, sink));
+        CHECK(bitsift_gen_wireshark(s, NULL, sink) == BITSIFT_OK);
+    }
 
     /* The compiled ops on two simple buffers. */
     static uint8_t buf[512];
