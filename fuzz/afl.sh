@@ -11,7 +11,8 @@
 #   lib/<target>-crc.so  for CRC-framed targets: the post_process custom
 #                        mutator (fuzz/afl_crc_mutator.c) that re-seals the CRC
 # and runs afl-fuzz -V $FUZZ_AFL_SECONDS (default 15) per target with the
-# seed corpus and regressions as input, the target's dictionary and
+# seed directories of fuzz/targets.sh's seed_dirs as input (its corpus,
+# regressions and fuzz/seed-sources.list entries), the target's dictionary and
 # cmplog. Output (queue, crashes) stays in afl-work/out/<target>/.
 #
 # The harnesses and their sources: fuzz/targets.list (fuzz/targets.sh).
@@ -85,8 +86,9 @@ for t in $targets; do
     esac
 
     mkdir -p "$work/in/$t"
-    cp "$srcdir/corpus/$t"/* "$work/in/$t/" 2>/dev/null
-    cp "$srcdir/fuzz/regressions/$t"/* "$work/in/$t/" 2>/dev/null
+    for d in $(seed_dirs "$t" "$work/seeds") ; do
+        cp "$d"/* "$work/in/$t/" 2>/dev/null
+    done
     dict=$(sed -n '/^\[libfuzzer\]/,/^\[/ s/^dict *= *//p' "$srcdir/fuzz/$t.options" 2>/dev/null)
     [ -n "$dict" ] && dict="-x $srcdir/fuzz/$dict"
 

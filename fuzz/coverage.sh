@@ -64,10 +64,8 @@ for t in $FUZZ_TARGETS; do
     done
     # shellcheck disable=SC2086
     "$CC" --coverage -o "$work/bin/replay_$t" $objs $lib_objs $(harness_libs "$t") $LIB_LIBS || exit 1
-    set -- "$srcdir/corpus/$t"
-    [ -d "$srcdir/fuzz/regressions/$t" ] && set -- "$@" "$srcdir/fuzz/regressions/$t"
-    # The schema tests' hostile schemas are seeds for the compiler too.
-    [ "$t" = fuzz_schema ] && [ -d "$srcdir/corpus/schemas" ] && set -- "$@" "$srcdir/corpus/schemas"
+    # shellcheck disable=SC2046
+    set -- $(seed_dirs "$t" "$work/harness/$t") || exit 1
     if ! "$work/bin/replay_$t" "$@" >"$work/replay_$t.log" 2>&1; then
         echo "coverage: replay of $t failed; see $work/replay_$t.log" >&2
         status=1

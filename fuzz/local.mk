@@ -38,7 +38,7 @@ fuzz/bundled_schemas.c: $(srcdir)/fuzz/embed-schemas.sh $(FUZZ_BUNDLED_SCHEMAS:%
 	mv $@.tmp $@
 CLEANFILES += fuzz/bundled_schemas.c
 
-FUZZ_DIST_FILES = fuzz/targets.list fuzz/targets.sh fuzz/targets-mk.sh fuzz/check-targets.sh \
+FUZZ_DIST_FILES = fuzz/targets.list fuzz/seed-sources.list fuzz/targets.sh fuzz/targets-mk.sh fuzz/check-targets.sh \
 	fuzz/embed-schemas.sh fuzz/smoke.sh fuzz/planted.test fuzz/example.test \
 	fuzz/planted-disagreement.test fuzz/bench.sh fuzz/afl.sh fuzz/coverage.sh \
 	fuzz/coverage-floor fuzz/schema-error-seeds.sh fuzz/oss-fuzz-build.sh fuzz/oss-fuzz-test.sh \
@@ -54,17 +54,11 @@ noinst_PROGRAMS += fuzz/seedgen
 fuzz_seedgen_SOURCES = fuzz/seedgen.c
 fuzz_seedgen_LDADD = lib/libbitsift.la
 
-# Valid schemas for fuzz_schema (which round-trips random packets of
-# each): the examples and the test schemas, named schema-<file>.
-FUZZ_SCHEMA_SEEDS = $(FUZZ_BUNDLED_SCHEMAS) tests/schema/constructs.bss \
-	tests/cli/data/arena.bss tests/cli/data/lobby.bss
-
+# fuzz_schema's valid seeds, the example and test schemas, are not copied
+# into corpus/: fuzz/seed-sources.list names them where they are.
 fuzz-seeds: fuzz/seedgen$(EXEEXT) fuzz/randomgen$(EXEEXT) src/bitsift$(EXEEXT)
 	$(builddir)/fuzz/seedgen $(srcdir)/corpus
 	$(SHELL) $(srcdir)/fuzz/schema-error-seeds.sh $(srcdir)/corpus/fuzz_schema
-	for f in $(FUZZ_SCHEMA_SEEDS); do \
-		cp $(srcdir)/$$f $(srcdir)/corpus/fuzz_schema/schema-$$(basename $$f .bss) || exit 1; \
-	done
 	$(MKDIR_P) $(srcdir)/corpus/fuzz_packet $(srcdir)/corpus/fuzz_roundtrip
 	for f in $(FUZZ_BUNDLED_SCHEMAS); do \
 		$(builddir)/src/bitsift seeds -q -s $(srcdir)/$$f -o $(srcdir)/corpus/fuzz_packet && \

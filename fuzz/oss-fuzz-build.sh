@@ -11,8 +11,8 @@
 #   SRC                        where the sources are ($SRC/bitsift)
 #   OUT                        where binaries and their files go
 # and writes into $OUT, for each target of fuzz/targets.list but the test
-# ones: the binary, <target>_seed_corpus.zip (corpus/<target>/ and
-# fuzz/regressions/<target>/), <target>.options and the dictionary its
+# ones: the binary, <target>_seed_corpus.zip (corpus/<target>/,
+# fuzz/regressions/<target>/ and its fuzz/seed-sources.list entries), <target>.options and the dictionary its
 # options name. `make fuzz-oss-fuzz` runs it as OSS-Fuzz does
 # (fuzz/oss-fuzz-test.sh).
 #
@@ -58,10 +58,8 @@ for t in $FUZZ_TARGETS; do
     $CXX $CXXFLAGS $objs $lib_objs $LIB_FUZZING_ENGINE $(harness_libs "$t") $LIB_LIBS -o "$OUT/$t"
 
     rm -f "$OUT/${t}_seed_corpus.zip"
-    dirs="corpus/$t"
-    [ -d "fuzz/regressions/$t" ] && dirs="$dirs fuzz/regressions/$t"
-    # shellcheck disable=SC2086
-    zip -q -j -r "$OUT/${t}_seed_corpus.zip" $dirs
+    # shellcheck disable=SC2046
+    zip -q -j -r "$OUT/${t}_seed_corpus.zip" $(seed_dirs "$t" "$work")
     if [ -f "fuzz/$t.options" ]; then
         cp "fuzz/$t.options" "$OUT/"
         dict=$(sed -n '/^\[libfuzzer\]/,/^\[/ s/^dict *= *//p' "fuzz/$t.options")

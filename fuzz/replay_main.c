@@ -12,8 +12,10 @@
  *
  * With no arguments it replays the target's seed corpus and regression
  * inputs, $top_srcdir/corpus/<target>/ and $top_srcdir/fuzz/regressions/
- * <target>/ (top_srcdir defaults to "."); this is what `make check` runs.
- * A missing corpus directory is a failure, a missing regressions directory
+ * <target>/ (top_srcdir defaults to "."), and the seeds that
+ * $top_srcdir/fuzz/seed-sources.list names for it (files or directories
+ * elsewhere in the tree); this is what `make check` runs. A missing corpus
+ * directory or listed seed is a failure, a missing regressions directory
  * is not (a target may have no crash fixed yet).
  *
  * A harness reports a finding by aborting (or through a sanitizer), so a
@@ -117,6 +119,50 @@ static uint8_t *read_file(const char *path, size_t *size)
     return buf;
 }
 
+/* Add a file, or the regular files inside a directory. Returns 0, or -1
+ * (errno set). */
+static int add_file_or_directory(struct path_list *list, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    if (S_ISDIR(st.st_mode))
+        return add_directory(list, path);
+    add_path(list, path);
+    return 0;
+}
+
+/* Add the seeds fuzz/seed-sources.list names for this target ("TARGET
+ * PATH" lines, '#' comments). Returns the number of entries that could
+ * not be added (each reported), or -1 when the list cannot be read. */
+static int add_listed_seeds(struct path_list *list, const char *top)
+{
+    char path[4096], line[1024];
+    snprintf(path, sizeof path, "%s/fuzz/seed-sources.list", top);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "replay: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    int missing = 0;
+    while (fgets(line, sizeof line, f)) {
+        char target[256], seed[768];
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        if (sscanf(line, "%255s %767s", target, seed) != 2 ||
+            strcmp(target, FUZZ_TARGET_NAME) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", top, seed);
+        if (add_file_or_directory(list, path) != 0) {
+            fprintf(stderr, "replay: listed seed %s: %s\n", path, strerror(errno));
+            missing++;
+        }
+    }
+    fclose(f);
+    return missing;
+}
+
 int main(int argc, char **argv)
 {
     struct path_list inputs = {0};
@@ -149,12 +195,15 @@ int main(int argc, char **argv)
         }
         snprintf(dir, sizeof dir, "%s/fuzz/regressions/%s", top, FUZZ_TARGET_NAME);
         (void)add_directory(&inputs, dir);
+        int missing = add_listed_seeds(&inputs, top);
+        setup_failures += missing < 0 ? 1 : missing;
     }
 
     printf("1..%zu\n", inputs.count + (size_t)setup_failures);
     size_t number = 0;
     for (int i = 0; i < setup_failures; i++)
-        printf("not ok %zu - %s: input directory missing\n", ++number, FUZZ_TARGET_NAME);
+        printf("not ok %zu - %s: an input directory or listed seed is missing\n", ++number,
+               FUZZ_TARGET_NAME);
 
     int failures = setup_failures;
     for (size_t i = 0; i < inputs.count; i++) {

@@ -6,9 +6,10 @@
 #
 # Each run works in its own scratch directory under
 # $builddir/fuzz/smoke-work/<name>/: new inputs go to its corpus/, findings
-# to its artifacts/. The seed corpus and the regressions are passed as
-# extra (read-only) corpus directories: libFuzzer only ever writes into
-# the first directory, so nothing lands in corpus/.
+# to its artifacts/. The seed corpus, the regressions and the seeds taken
+# from elsewhere in the tree (fuzz/seed-sources.list) are passed as extra
+# (read-only) corpus directories: libFuzzer only ever writes into the
+# first directory, so nothing lands in corpus/.
 #
 # Environment: srcdir, builddir, FUZZ_TARGETS, FUZZ_VARIANTS (set by
 # fuzz/local.mk); FUZZ_SMOKE_RUNS (default 30000), FUZZ_SMOKE_SEED
@@ -20,6 +21,7 @@ runs=${FUZZ_SMOKE_RUNS:-30000}
 seed=${FUZZ_SMOKE_SEED:-1}
 work=$builddir/fuzz/smoke-work
 status=0
+. "$srcdir/fuzz/targets.sh"
 
 # The value of `key` in the [libfuzzer] section of an OSS-Fuzz .options file.
 option() {
@@ -39,9 +41,11 @@ smoke() {
     [ -n "$max_len" ] && set -- "$@" -max_len="$max_len"
     dict=$(option "$srcdir/fuzz/$target.options" dict)
     [ -n "$dict" ] && set -- "$@" -dict="$srcdir/fuzz/$dict"
-    set -- "$@" "$dir/corpus" "$srcdir/corpus/$target"
-    [ -d "$srcdir/fuzz/regressions/$target" ] && set -- "$@" "$srcdir/fuzz/regressions/$target"
-    [ "$target" = fuzz_schema ] && [ -d "$srcdir/corpus/schemas" ] && set -- "$@" "$srcdir/corpus/schemas"
+    set -- "$@" "$dir/corpus"
+    seeds=$(seed_dirs "$target" "$dir") || return 1
+    for d in $seeds; do
+        set -- "$@" "$d"
+    done
     "$binary" "$@" >"$dir/log" 2>&1
     rc=$?
     findings=$(ls "$dir/artifacts")

@@ -18,6 +18,13 @@
 #                            compiles SOURCE (found in $srcdir, or in
 #                            $builddir when generated) into DIR with
 #                            $fuzz_cppflags, prints the object's path
+#   seed_sources NAME        the seeds it takes from elsewhere in the tree
+#                            (fuzz/seed-sources.list), relative to $srcdir
+#   seed_dirs NAME WORK      every seed directory of NAME, one a line:
+#                            corpus/NAME/, fuzz/regressions/NAME/ if any,
+#                            the listed directories, and WORK/seeds-NAME/
+#                            holding copies of the listed files (libFuzzer
+#                            takes directories only)
 
 # Sources that the build generates rather than the tree holds.
 FUZZ_GENERATED_SOURCES="fuzz/bundled_schemas.c"
@@ -118,4 +125,26 @@ fuzz_compile() {
     # shellcheck disable=SC2086
     "$@" $fuzz_cppflags -c "$_path" -o "$_obj" || return 1
     echo "$_obj"
+}
+
+seed_sources() {
+    sed -e 's/#.*//' "${srcdir:-.}/fuzz/seed-sources.list" |
+        awk -v name="$1" '$1 == name && NF == 2 { print $2 }'
+}
+
+seed_dirs() {
+    _top=${srcdir:-.}
+    echo "$_top/corpus/$1"
+    [ -d "$_top/fuzz/regressions/$1" ] && echo "$_top/fuzz/regressions/$1"
+    _copies=
+    for _path in $(seed_sources "$1"); do
+        if [ -d "$_top/$_path" ]; then
+            echo "$_top/$_path"
+        else
+            # Named by their whole path: two listed files may share a name.
+            _copies=$2/seeds-$1
+            mkdir -p "$_copies" && cp "$_top/$_path" "$_copies/$(echo "$_path" | tr / -)" || return 1
+        fi
+    done
+    [ -z "$_copies" ] || echo "$_copies"
 }
