@@ -416,6 +416,25 @@ static void test_introspection(void)
         }
     }
     bitsift_schema_free(sh);
+
+    /* A smallest-three element of an array: its parts are the element's
+     * ("q[].largest"), with one dot, as every other path spells them. */
+    static const char text[] = "protocol p { id 1; }\n"
+                               "packet a { smallest_three(9) q[4]; smallest_three(9) r; }\n";
+    bitsift_schema_error err;
+    bitsift_schema *q = bitsift_schema_compile(text, sizeof text - 1, "s3.bss", &err);
+    bool element_part = false, plain_part = false, no_empty_step = q != NULL;
+    for (unsigned id = 0; q && id < bitsift_schema_field_count(q); id++) {
+        bitsift_field_info info;
+        bitsift_schema_field_info(q, id, &info);
+        element_part |= strcmp(info.path, "q[].largest") == 0;
+        plain_part |= strcmp(info.path, "r.w") == 0;
+        if (strstr(info.path, "..") || info.path[0] == '.')
+            no_empty_step = false;
+    }
+    CHECK(element_part && plain_part && no_empty_step,
+          "smallest-three parts: q[].largest and r.w, no path with an empty step");
+    bitsift_schema_free(q);
 }
 
 /* ---- detection ---------------------------------------------------------------- */
