@@ -946,10 +946,12 @@ static bool compile_statements(struct compiler *c, bool until_brace);
 static void path_push(struct compiler *c, const char *text, size_t len, bool dot, size_t *saved)
 {
     *saved = c->path_len;
-    size_t need = len + (dot && c->path_len ? 1 : 0);
+    /* An array element pushes no name ("" after "q[]"): no dot either. */
+    dot = dot && len && c->path_len;
+    size_t need = len + (dot ? 1 : 0);
     if (c->path_len + need + 1 > sizeof c->path)
         return; /* truncated paths are still unique enough for people */
-    if (dot && c->path_len)
+    if (dot)
         c->path[c->path_len++] = '.';
     memcpy(c->path + c->path_len, text, len);
     c->path_len += len;
