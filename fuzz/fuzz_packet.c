@@ -23,14 +23,25 @@
  *   - every event has a path of its stated length, lies inside the packet,
  *     and events come in increasing bit order;
  *   - on success the leaf bits add up to the packet's bits (bit accounting);
- *   - the visitor decode, the tree decode and the validate-only decode agree
- *     on status, packet type, bits and failure position;
+ *   - protocol detection names a schema that is in the list;
+ * and, one cross-check an input (which one: a hash of its bytes, so that a
+ * finding replays the same way; each gets a fifth of the inputs):
+ *   - the decode without absent events and paths agrees with the visitor's;
+ *   - the tree decode agrees with the visitor's on status, packet type,
+ *     bits and failure position, and each value node of the tree is found
+ *     again by its own path;
  *   - the validate-only decode fills its result exactly as the op
- *     interpreter does, and the validation program alone decides as the
- *     interpreter (validate_check.h), with the CRC checked and ignored;
- *   - a strict decode never accepts what the lenient one refuses;
- *   - each value node of the tree is found again by its own path;
- *   - protocol detection names a schema that is in the list.
+ *     interpreter does, and the validation program (and its portable
+ *     build) decides as the interpreter (validate_check.h): lenient,
+ *     strict (which never accepts what the lenient decode refuses), and
+ *     with the CRC ignored.
+ * Every cross-check on every input would be fifteen decodes an input, four
+ * times the time of one visitor decode and one cross-check; a
+ * disagreement between two paths shows on many inputs of a run, and
+ * fuzz/planted-disagreement.test shows each one still caught within its
+ * budget of runs. The replay program (replay_main.c: make check, the
+ * coverage build) runs every cross-check on every input, so that a saved
+ * input keeps every check whatever its hash.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,12 +161,99 @@ static void check_tree(bitsift_tree *t)
     }
 }
 
+/* The cross-checks one of which each input gets. */
+enum cross_check {
+    CROSS_PRESENT, /* no absent events, no paths */
+    CROSS_TREE,
+    CROSS_LENIENT, /* validate_check.h, the flags of the build */
+    CROSS_STRICT,
+    CROSS_NO_CRC,
+    CROSS_CHECKS
+};
+
+static enum cross_check cross_check_for(const uint8_t *data, size_t size)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 16777619u;
+    return (enum cross_check)(h % CROSS_CHECKS);
+}
+
+/* Built as a replay program (FUZZ_TARGET_NAME names it): every check. */
+#ifdef FUZZ_TARGET_NAME
+#define EVERY_CROSS_CHECK 1
+#else
+#define EVERY_CROSS_CHECK 0
+#endif
+
+/* One cross-check of the input against its visitor decode (w, by_visitor). */
+static void cross_check(enum cross_check check, size_t schema_index, const uint8_t *data,
+                        size_t size, const struct walk *w, const bitsift_result *by_visitor)
+{
+    const bitsift_schema *s = fuzz_schema(schema_index);
+    switch (check) {
+    case CROSS_PRESENT: {
+        /* Without absent events (as `bitsift decode` asks): the same outcome,
+         * the same leaves less the absent ones, and none flagged absent. */
+        struct walk present = {.size = size};
+        bitsift_visitor pv = {on_field, on_enter, on_leave, &present};
+        bitsift_result by_present;
+        bitsift_decode(s, data, size,
+                       DECODE_FLAGS | BITSIFT_DECODE_NO_ABSENT | BITSIFT_DECODE_NO_PATHS, &pv,
+                       &by_present);
+        CHECK(by_present.status == by_visitor->status && by_present.bits == by_visitor->bits);
+        CHECK(by_present.failure.bit == by_visitor->failure.bit);
+        CHECK(strcmp(by_present.path, by_visitor->path) == 0);
+        CHECK(present.absent == 0 && present.leaves == w->leaves - w->absent);
+        CHECK(present.leaf_bits == w->leaf_bits);
+        break;
+    }
+    case CROSS_TREE: {
+        if (!trees[schema_index])
+            trees[schema_index] = bitsift_tree_create(s);
+        bitsift_tree *t = trees[schema_index];
+        CHECK(t != NULL);
+        bitsift_result by_tree;
+        bitsift_decode_tree(s, data, size, DECODE_FLAGS, t, &by_tree);
+        CHECK(by_tree.status == by_visitor->status);
+        CHECK(by_tree.packet_type == by_visitor->packet_type);
+        CHECK(by_tree.bits == by_visitor->bits);
+        CHECK(by_tree.failure.bit == by_visitor->failure.bit);
+        CHECK(strcmp(by_tree.path, by_visitor->path) == 0);
+        if (by_tree.status == BITSIFT_OK)
+            check_tree(t);
+        break;
+    }
+    /* The validate-only decode, each also held to the interpreter and the
+     * validation program by validate_check.h. */
+    case CROSS_LENIENT: {
+        bitsift_result validated;
+        fuzz_validate_agrees_result(s, data, size, DECODE_FLAGS, &validated);
+        CHECK(validated.status == by_visitor->status && validated.bits == by_visitor->bits);
+        break;
+    }
+    case CROSS_STRICT: {
+        /* A strict decode never accepts what the lenient one refuses. */
+        bitsift_result strict;
+        fuzz_validate_agrees_result(s, data, size, DECODE_FLAGS | BITSIFT_DECODE_STRICT, &strict);
+        if (strict.status == BITSIFT_OK)
+            CHECK(by_visitor->status == BITSIFT_OK && strict.bits == by_visitor->bits);
+        break;
+    }
+    case CROSS_NO_CRC:
+    case CROSS_CHECKS:
+        /* (A build that ignores the CRC checks so in CROSS_LENIENT too.) */
+        fuzz_validate_agrees(s, data, size, BITSIFT_DECODE_NO_CRC);
+        break;
+    }
+}
+
 static void decode_one(size_t schema_index, const uint8_t *data, size_t size)
 {
     const bitsift_schema *s = fuzz_schema(schema_index);
     struct walk w = {.size = size};
     bitsift_visitor v = {on_field, on_enter, on_leave, &w};
-    bitsift_result by_visitor, by_tree, validated, strict;
+    bitsift_result by_visitor;
 
     bitsift_decode(s, data, size, DECODE_FLAGS, &v, &by_visitor);
     CHECK(by_visitor.status == by_visitor.failure.kind && !by_visitor.stopped);
@@ -173,44 +271,13 @@ static void decode_one(size_t schema_index, const uint8_t *data, size_t size)
         CHECK(strlen(by_visitor.path) < sizeof by_visitor.path);
     }
 
-    /* Without absent events (as `bitsift decode` asks): the same outcome,
-     * the same leaves less the absent ones, and none flagged absent. */
-    struct walk present = {.size = size};
-    bitsift_visitor pv = {on_field, on_enter, on_leave, &present};
-    bitsift_result by_present;
-    bitsift_decode(s, data, size, DECODE_FLAGS | BITSIFT_DECODE_NO_ABSENT | BITSIFT_DECODE_NO_PATHS,
-                   &pv, &by_present);
-    CHECK(by_present.status == by_visitor.status && by_present.bits == by_visitor.bits);
-    CHECK(by_present.failure.bit == by_visitor.failure.bit);
-    CHECK(strcmp(by_present.path, by_visitor.path) == 0);
-    CHECK(present.absent == 0 && present.leaves == w.leaves - w.absent);
-    CHECK(present.leaf_bits == w.leaf_bits);
-
-    if (!trees[schema_index])
-        trees[schema_index] = bitsift_tree_create(s);
-    bitsift_tree *t = trees[schema_index];
-    CHECK(t != NULL);
-    bitsift_decode_tree(s, data, size, DECODE_FLAGS, t, &by_tree);
-    CHECK(by_tree.status == by_visitor.status);
-    CHECK(by_tree.packet_type == by_visitor.packet_type);
-    CHECK(by_tree.bits == by_visitor.bits);
-    CHECK(by_tree.failure.bit == by_visitor.failure.bit);
-    CHECK(strcmp(by_tree.path, by_visitor.path) == 0);
-    if (by_tree.status == BITSIFT_OK)
-        check_tree(t);
-
-    /* The validate-only decode (each also held to the interpreter and the
-     * validation program by validate_check.h), lenient and strict, and
-     * with the CRC ignored. */
-    fuzz_validate_agrees_result(s, data, size, DECODE_FLAGS, &validated);
-    CHECK(validated.status == by_visitor.status && validated.bits == by_visitor.bits);
-
-    fuzz_validate_agrees_result(s, data, size, DECODE_FLAGS | BITSIFT_DECODE_STRICT, &strict);
-    if (strict.status == BITSIFT_OK)
-        CHECK(validated.status == BITSIFT_OK && strict.bits == validated.bits);
-
-    if (!(DECODE_FLAGS & BITSIFT_DECODE_NO_CRC))
-        fuzz_validate_agrees(s, data, size, BITSIFT_DECODE_NO_CRC);
+    enum cross_check first = cross_check_for(data, size), last = first;
+    if (EVERY_CROSS_CHECK) {
+        first = CROSS_PRESENT;
+        last = CROSS_NO_CRC;
+    }
+    for (int check = first; check <= (int)last; check++)
+        cross_check((enum cross_check)check, schema_index, data, size, &w, &by_visitor);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
