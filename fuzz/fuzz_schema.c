@@ -28,9 +28,9 @@
  *   - the validation program decides as the op interpreter, and the
  *     validate-only decode fills its result as the interpreter does
  *     (validate_check.h), on the two simple buffers, on each random packet
- *     and, as a budget of bytes decoded allows (all for small packets,
- *     fewer for large ones), in strict mode, on up to 64 truncations and
- *     16 bit flips of it;
+ *     and, as budgets of bytes and of decoding work allow (all for small
+ *     packets, fewer for large ones), in strict mode, on up to 64
+ *     truncations and 16 bit flips of it;
  *   - in each decoded random packet, every node is found again by its path
  *     (bitsift_node_path -> bitsift_tree_find) and a named struct member
  *     by its name (bitsift_node_child); a path cut short by a small buffer
@@ -103,18 +103,27 @@ static bitsift_value other_kind(unsigned which)
     return v;
 }
 
-/* One input's random packets are bounded in all, in bytes, so that a
- * schema of huge packets cannot make a run slow: each packet is encoded,
- * decoded and mutated several times. Once the packets so far add up to
- * ROUND_TRIP_BYTES, the round trips stop. What the validation checks may
- * decode in all (each decode three times: interpreter, decode, program) is
- * shared out among the packets as they come: a packet of a few hundred
- * bytes, where the edge cases are, gets its 64 truncations and 16 bit
- * flips from its share, large ones get fewer. A schema of nested
- * 1024-element arrays makes 40 KiB packets of one-bit elements, whose
- * checks, unbounded, took 23 s a run under ASan. */
-#define ROUND_TRIP_BYTES (256u << 10)
+/* One input's random packets are bounded in all, in decoding work, so that
+ * a schema of huge packets cannot make a run slow: each packet is encoded,
+ * decoded and mutated several times. The work of a decode is counted as
+ * the decoded tree's nodes plus the bits of its arrays that no element
+ * holds (a sparse(flags) array reads a flag for every slot, present or
+ * not): the steps the decoder takes. Bytes alone do not bound them, as a
+ * packet of one-bit flags and elements packs eight steps into a byte.
+ * Once the packets so far add up to ROUND_TRIP_WORK, the round trips
+ * stop. What the validation checks may decode in all (each decode four
+ * times: interpreter, decode, the program in both builds) is bounded
+ * twice, in bytes and in work, and shared out among the packets as they
+ * come: a packet of a few hundred bytes, where the edge cases are, gets
+ * its 64 truncations and 16 bit flips from its share, large ones get
+ * fewer. The examples and the seed corpus get the same checks as under
+ * the budget of bytes alone. A schema of nested 1024-element arrays of
+ * one-bit elements makes 40 KiB packets of 300,000 steps, whose checks,
+ * unbounded, took 23 s a run under ASan, and 3.3 s under a budget of
+ * bytes alone (fuzz/regressions/fuzz_schema/slow-nested-sparse-arrays). */
+#define ROUND_TRIP_WORK (64u << 10)
 #define VALIDATE_CHECK_BYTES (1u << 20)
+#define VALIDATE_CHECK_WORK (2u << 20)
 
 static size_t at_most(size_t n, size_t limit)
 {
@@ -124,6 +133,27 @@ static size_t at_most(size_t n, size_t limit)
 static size_t left_of(size_t share, size_t used)
 {
     return share > used ? share - used : 0;
+}
+
+/* The steps of decoding the packet held in `t` (decoded, so that its
+ * nodes have their bits): one a node, plus, in each array, one a bit that
+ * no element holds. That is a sparse(flags) array's flag of each slot,
+ * present or not; a count or an index (a few bits, overcounted) elsewhere. */
+static uint64_t decode_work(const bitsift_tree *t)
+{
+    size_t nodes = bitsift_tree_node_count(t);
+    uint64_t work = nodes;
+    for (size_t i = 0; i < nodes; i++) {
+        const bitsift_node *n = bitsift_tree_node(t, i);
+        if (bitsift_node_kind_of(n) != BITSIFT_NODE_ARRAY)
+            continue;
+        uint64_t inside = 0;
+        for (size_t k = 0; k < bitsift_node_child_count(n); k++)
+            inside += bitsift_node_bits(bitsift_node_child_at(n, k));
+        uint64_t bits = bitsift_node_bits(n);
+        work += bits > inside ? bits - inside : 0;
+    }
+    return work;
 }
 
 /* The validation program against the interpreter on a valid packet, then
@@ -164,14 +194,15 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
     static const unsigned fills[] = {0, 50, 100};
     static uint8_t out[1 << 16], again[1 << 16];
     enum { FILLS = sizeof fills / sizeof fills[0] };
-    size_t check_bytes = VALIDATE_CHECK_BYTES, packet_bytes = 0;
+    size_t check_bytes = VALIDATE_CHECK_BYTES, check_work = VALIDATE_CHECK_WORK, packet_work = 0;
     unsigned rounds = (types < 8 ? types : 8) * FILLS, round = 0;
     bitsift_tree *back = bitsift_tree_create(s);
     CHECK(back != NULL);
-    for (unsigned type = 0; type < types && type < 8 && packet_bytes < ROUND_TRIP_BYTES; type++) {
-        for (size_t f = 0; f < FILLS && packet_bytes < ROUND_TRIP_BYTES; f++) {
-            /* This round's share of what is left, unused shares rolling over. */
-            size_t share = check_bytes / (rounds - round++);
+    for (unsigned type = 0; type < types && type < 8 && packet_work < ROUND_TRIP_WORK; type++) {
+        for (size_t f = 0; f < FILLS && packet_work < ROUND_TRIP_WORK; f++) {
+            /* This round's shares of what is left, unused shares rolling over. */
+            size_t share = check_bytes / (rounds - round);
+            size_t work_share = check_work / (rounds - round++);
             if (bitsift_tree_random(t, type, 0x5EEDull + type, fills[f]) != BITSIFT_OK)
                 continue;
             size_t out_size = 0, again_size = 0;
@@ -181,12 +212,19 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
                 CHECK(enc.status == BITSIFT_E_OVERFLOW || enc.status == BITSIFT_E_LIMIT);
                 continue;
             }
-            packet_bytes += out_size;
             CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
             CHECK(dec.packet_type == (int)type);
             check_paths(back);
-            check_bytes -= at_most(
-                validate_mutations(s, out, out_size, type * 3 + (unsigned)f, share), check_bytes);
+            /* The validation checks' share in bytes, as far as the share
+             * of work allows, and the work of the bytes they used. */
+            uint64_t work = decode_work(back);
+            packet_work += work;
+            if (out_size > 0)
+                share = at_most(share, (size_t)((uint64_t)work_share * out_size / work));
+            size_t used = validate_mutations(s, out, out_size, type * 3 + (unsigned)f, share);
+            check_bytes -= at_most(used, check_bytes);
+            if (out_size > 0)
+                check_work -= at_most((size_t)((uint64_t)used * work / out_size), check_work);
             CHECK(bitsift_encode(s, back, again, sizeof again, &again_size, &enc) == BITSIFT_OK);
             CHECK(again_size == out_size && memcmp(again, out, out_size) == 0);
             if (out_size > 0) {
