@@ -31,6 +31,12 @@
  *     and, as budgets of bytes and of decoding work allow (all for small
  *     packets, fewer for large ones), in strict mode, on up to 64
  *     truncations and 16 bit flips of it;
+ *   - the API's edges: out-of-range types and field ids, NULL where the
+ *     header allows it, a tree of no packet type, a name one character
+ *     too long and bytes beyond the limit are refused as documented;
+ *     every field's source spans lie inside the text; compiling without a
+ *     file name or error struct decides the same, and no text or too
+ *     much text is refused;
  *   - in each decoded random packet, every node is found again by its path
  *     (bitsift_node_path -> bitsift_tree_find) and a named struct member
  *     by its name (bitsift_node_child); a path cut short by a small buffer
@@ -274,7 +280,113 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
     bitsift_tree_free(back);
 }
 
-static void exercise(const bitsift_schema *s)
+/* The API's answers to arguments that name nothing: out-of-range ids and
+ * types, NULL pointers where the header allows them, a tree of no packet
+ * type, and source spans inside the text the schema came from. */
+static void check_edges(const bitsift_schema *s, const uint8_t *text, size_t size,
+                        bitsift_tree *t)
+{
+    unsigned types = bitsift_schema_packet_count(s), fields = bitsift_schema_field_count(s);
+    uint32_t version = 0;
+    bool has_version = bitsift_schema_version(s, &version);
+    CHECK(bitsift_schema_version(s, NULL) == has_version);
+    CHECK(bitsift_schema_packet_index(s, NULL) == -1);
+    CHECK(bitsift_schema_packet_index(s, "") == -1);
+    CHECK(bitsift_schema_packet_min_bits(s, types) == 0);
+    CHECK(bitsift_schema_packet_max_bits(s, types) == 0);
+    CHECK(bitsift_schema_enum_name(s, fields, 0) == NULL);
+    bitsift_field_source src;
+    CHECK(!bitsift_schema_field_source(s, fields, &src));
+    if (fields > 0) {
+        CHECK(!bitsift_schema_field_info(s, 0, NULL));
+        CHECK(!bitsift_schema_field_source(s, 0, NULL));
+    }
+    for (unsigned id = 0; id < fields && id < MAX_LOOKED_AT; id++) {
+        bitsift_field_info info;
+        CHECK(bitsift_schema_field_source(s, id, &src) && bitsift_schema_field_info(s, id, &info));
+        CHECK(src.start <= src.end && src.end <= size);
+        CHECK(src.type_start <= src.type_end && src.type_end <= size);
+        CHECK(src.array_start <= src.array_end && src.array_end <= size);
+        CHECK(src.cond_start <= src.cond_end && src.cond_end <= size);
+        CHECK(src.body_start <= src.body_end && src.body_end <= size);
+        /* An enum's names answer only for an enum field. */
+        if (info.type != BITSIFT_FIELD_ENUM)
+            CHECK(bitsift_schema_enum_name(s, id, info.min) == NULL);
+    }
+    CHECK(!bitsift_schema_print(s, NULL));
+
+    /* Trees. */
+    CHECK(bitsift_tree_create(NULL) == NULL);
+    bitsift_tree_free(NULL);
+    CHECK(!bitsift_tree_reset(NULL, 0));
+    CHECK(!bitsift_tree_reset(t, types));
+    CHECK(bitsift_tree_random(NULL, 0, 1, 50) == BITSIFT_E_ARGUMENT);
+    CHECK(bitsift_tree_random(t, types, 1, 50) == BITSIFT_E_ARGUMENT);
+    CHECK(bitsift_tree_packet_type(NULL) == -1 && bitsift_tree_root(NULL) == NULL);
+    CHECK(bitsift_tree_node_count(NULL) == 0 && bitsift_tree_node(NULL, 0) == NULL);
+    CHECK(bitsift_tree_node(t, bitsift_tree_node_count(t)) == NULL);
+    CHECK(bitsift_tree_find(NULL, "") == NULL && bitsift_tree_find(t, NULL) == NULL);
+    CHECK(bitsift_node_child_count(NULL) == 0 && bitsift_node_child_at(NULL, 0) == NULL);
+    CHECK(bitsift_node_child(NULL, "x") == NULL);
+    char path[8] = "x";
+    CHECK(bitsift_node_path(NULL, path, sizeof path) == 0 && path[0] == '\0');
+    bitsift_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = BITSIFT_VALUE_INT;
+    CHECK(bitsift_node_add_value(NULL, NULL, "x", &v) == NULL);
+    CHECK(!bitsift_node_set_value(NULL, NULL, &v));
+    bitsift_node_set_index(NULL, 0);
+    if (types > 0 && bitsift_tree_reset(t, 0)) {
+        bitsift_node *root = bitsift_tree_root(t);
+        CHECK(bitsift_node_child(root, NULL) == NULL);
+        CHECK(bitsift_node_child_at(root, bitsift_node_child_count(root)) == NULL);
+        /* A struct's children need a name, of at most the schema's
+         * longest. */
+        char longest[BITSIFT_SCHEMA_MAX_NAME + 2];
+        memset(longest, 'n', sizeof longest - 1);
+        longest[sizeof longest - 1] = '\0';
+        CHECK(bitsift_node_add_struct(t, NULL, NULL) == NULL);
+        CHECK(bitsift_node_add_array(t, root, "") == NULL);
+        CHECK(bitsift_node_add_value(t, root, longest, &v) == NULL);
+        longest[BITSIFT_SCHEMA_MAX_NAME] = '\0';
+        bitsift_node *n = bitsift_node_add_value(t, root, longest, &v);
+        CHECK(n != NULL && bitsift_node_child(root, longest) == n);
+        /* A value holds no children and only a value of known size. */
+        CHECK(bitsift_node_add_value(t, n, "x", &v) == NULL);
+        CHECK(!bitsift_node_set_value(t, n, NULL) && !bitsift_node_set_value(t, root, &v));
+        v.kind = BITSIFT_VALUE_BYTES;
+        v.size = 1;
+        CHECK(!bitsift_node_set_value(t, n, &v));
+        v.size = (size_t)BITSIFT_SCHEMA_MAX_BYTES + 1;
+        v.data = text;
+        CHECK(!bitsift_node_set_value(t, n, &v));
+    }
+
+    /* Decoding and encoding without what they need. */
+    static uint8_t out[64];
+    size_t out_size = 1;
+    bitsift_result res;
+    CHECK(bitsift_decode(NULL, out, sizeof out, 0, NULL, &res) == BITSIFT_E_ARGUMENT);
+    CHECK(bitsift_decode(s, NULL, 1, 0, NULL, &res) == BITSIFT_E_ARGUMENT);
+    CHECK(bitsift_decode(s, out, sizeof out, BITSIFT_DECODE_NO_CRC, NULL, NULL) ==
+          bitsift_decode(s, out, sizeof out, BITSIFT_DECODE_NO_CRC, NULL, &res));
+    CHECK(bitsift__decode_interpreted(s, NULL, 1, 0, NULL) == BITSIFT_E_ARGUMENT);
+    CHECK(bitsift__validate_program(NULL, out, sizeof out, 0, &res) == -1);
+    CHECK(bitsift__validate_program(s, NULL, 1, 0, &res) != 1);
+    CHECK(bitsift_decode_tree(NULL, out, sizeof out, 0, t, &res) == BITSIFT_E_ARGUMENT);
+    CHECK(bitsift_decode_tree(s, NULL, 1, 0, t, NULL) == BITSIFT_E_ARGUMENT);
+    CHECK(bitsift_encode(NULL, t, out, sizeof out, &out_size, &res) == BITSIFT_E_ARGUMENT);
+    CHECK(out_size == 0);
+    CHECK(bitsift_encode(s, NULL, out, sizeof out, NULL, NULL) == BITSIFT_E_ARGUMENT);
+    CHECK(bitsift_encode(s, t, NULL, 1, NULL, &res) == BITSIFT_E_ARGUMENT);
+    const bitsift_schema *both[2] = {NULL, s};
+    CHECK(bitsift_detect(NULL, 1, out, sizeof out) == -1);
+    CHECK(bitsift_detect(both, 2, NULL, 1) == -1);
+    int found = bitsift_detect(both, 2, out, sizeof out);
+    CHECK(found == -1 || found == 1);
+}
+
+static void exercise(const bitsift_schema *s, const uint8_t *text, size_t size)
 {
     CHECK(bitsift_schema_name(s) != NULL);
     (void)bitsift_schema_protocol_id(s);
@@ -345,6 +457,7 @@ static void exercise(const bitsift_schema *s)
         }
     }
     random_round_trips(s, t, types);
+    check_edges(s, text, size, t);
     bitsift_tree_free(t);
 }
 
@@ -352,6 +465,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     bitsift_schema_error err;
     bitsift_schema *s = bitsift_schema_compile((const char *)data, size, "fuzz.bss", &err);
+    /* Without a file name or an error to fill, the same decision. */
+    bitsift_schema *plain = bitsift_schema_compile((const char *)data, size, NULL, NULL);
+    CHECK((plain != NULL) == (s != NULL));
+    bitsift_schema_free(plain);
+    /* No text, or more than a schema may be: refused, with a kind. */
+    bitsift_schema_error none;
+    CHECK(bitsift_schema_compile(NULL, 1, NULL, &none) == NULL && none.kind != BITSIFT_OK);
+    CHECK(bitsift_schema_compile(NULL, (size_t)BITSIFT_SCHEMA_MAX_TEXT + 1, NULL, &none) == NULL &&
+          none.kind != BITSIFT_OK);
     if (!s) {
         CHECK(err.kind != BITSIFT_OK);
         CHECK(memchr(err.message, 0, sizeof err.message) != NULL && err.message[0] != '\0');
@@ -361,7 +483,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(err.line <= lines + 1);
         return 0;
     }
-    exercise(s);
+    exercise(s, data, size);
     bitsift_schema_free(s);
     return 0;
 }
