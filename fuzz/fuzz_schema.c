@@ -22,9 +22,10 @@
  *     byte string, a negative or huge integer) is refused with
  *     BITSIFT_E_VALUE (BITSIFT_E_STRING for text with a NUL byte or bad
  *     UTF-8, as the writer reports it) or written as a packet the decoder
- *     accepts; so is
- *     one array element more (a struct or a value, whichever the array
- *     does not hold, or does);
+ *     accepts, on up to 8 values in turn; so is a node of another kind in
+ *     a struct (an array for a value, a value for a struct or array), and
+ *     so is one array element more (a struct or a value, whichever the
+ *     array does not hold, or does);
  *   - the validation program decides as the op interpreter, and the
  *     validate-only decode fills its result as the interpreter does
  *     (validate_check.h), on the two simple buffers, on each random packet
@@ -237,14 +238,17 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
                 CHECK(bitsift_encode(s, t, again, out_size - 1, &again_size, &enc) ==
                       BITSIFT_E_OVERFLOW);
             }
-            /* One value of another kind, on a value node chosen by the
-             * type and fill. */
-            size_t nodes = bitsift_tree_node_count(t);
-            for (size_t k = 0; k < nodes; k++) {
-                bitsift_node *n = bitsift_tree_node(t, (k + type * 7 + f * 13) % nodes);
+            /* Values of other kinds, one at a time on up to 8 value nodes
+             * spread over the tree (where they start chosen by the type
+             * and fill), each put back after its encode. */
+            size_t nodes = bitsift_tree_node_count(t), step = nodes / 8 + 1;
+            unsigned tried = 0;
+            for (size_t k = 0; k < nodes && tried < 8; k++) {
+                bitsift_node *n = bitsift_tree_node(t, (k * step + type * 7 + f * 13) % nodes);
                 if (bitsift_node_kind_of(n) != BITSIFT_NODE_VALUE)
                     continue;
-                bitsift_value v = other_kind(type * 3 + (unsigned)f + (unsigned)k);
+                bitsift_value saved = *bitsift_node_value(n);
+                bitsift_value v = other_kind(type * 3 + (unsigned)f + (unsigned)k + tried++);
                 if (!bitsift_node_set_value(t, n, &v))
                     break;
                 if (bitsift_encode(s, t, out, sizeof out, &out_size, &enc) == BITSIFT_OK)
@@ -252,6 +256,28 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
                 else
                     CHECK(enc.status == BITSIFT_E_VALUE || enc.status == BITSIFT_E_STRING ||
                           enc.status == BITSIFT_E_OVERFLOW);
+                CHECK(bitsift_node_set_value(t, n, &saved));
+            }
+            /* One node of another kind in a struct: an array where a
+             * value stands, a value where a struct or an array does. */
+            for (size_t k = 0; k < nodes; k++) {
+                bitsift_node *n = bitsift_tree_node(t, (k + type * 5 + f * 3) % nodes);
+                bitsift_node *parent = bitsift_node_parent(n);
+                const char *name = bitsift_node_name(n);
+                if (!parent || !name || bitsift_node_kind_of(parent) != BITSIFT_NODE_STRUCT)
+                    continue;
+                bitsift_value zero;
+                memset(&zero, 0, sizeof zero);
+                zero.kind = BITSIFT_VALUE_INT;
+                bitsift_node *other = bitsift_node_kind_of(n) == BITSIFT_NODE_VALUE
+                                          ? bitsift_node_add_array(t, parent, name)
+                                          : bitsift_node_add_value(t, parent, name, &zero);
+                if (!other)
+                    break;
+                if (bitsift_encode(s, t, out, sizeof out, &out_size, &enc) == BITSIFT_OK)
+                    CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
+                else
+                    CHECK(enc.status == BITSIFT_E_VALUE || enc.status == BITSIFT_E_OVERFLOW);
                 break;
             }
             /* One element more in an array: a struct or a value. */
