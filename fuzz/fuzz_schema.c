@@ -35,7 +35,9 @@
  *   - the API's edges: out-of-range types and field ids, NULL where the
  *     header allows it, a tree of no packet type, a name one character
  *     too long and bytes beyond the limit are refused as documented;
- *     every field's source spans lie inside the text; compiling without a
+ *     every field's source spans lie inside the text; the dissector
+ *     takes a name and ports of its own and refuses a name that is no
+ *     identifier, too many ports or none behind a count; compiling without a
  *     file name or error struct decides the same, and no text or too
  *     much text is refused;
  *   - in each decoded random packet, every node is found again by its path
@@ -306,6 +308,15 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
     bitsift_tree_free(back);
 }
 
+/* Where printed layouts and dissectors go. */
+static FILE *null_sink(void)
+{
+    static FILE *sink;
+    if (!sink)
+        sink = fopen("/dev/null", "w");
+    return sink;
+}
+
 /* The API's answers to arguments that name nothing: out-of-range ids and
  * types, NULL pointers where the header allows them, a tree of no packet
  * type, and source spans inside the text the schema came from. */
@@ -340,6 +351,30 @@ static void check_edges(const bitsift_schema *s, const uint8_t *text, size_t siz
             CHECK(bitsift_schema_enum_name(s, id, info.min) == NULL);
     }
     CHECK(!bitsift_schema_print(s, NULL));
+
+    /* The dissector's options: a name of our own and ports, each refused
+     * when it names nothing or too much. */
+    FILE *sink = null_sink();
+    if (sink) {
+        static const uint16_t ports[2] = {7777, 27015};
+        static const char *const bad_names[] = {
+            "", "2fast", "has space", "dash-ed",
+            "a123456789012345678901234567890123456789012345678901234567890123"};
+        bitsift_gen_options o = {"game_2", ports, 2};
+        CHECK(bitsift_gen_wireshark(s, &o, sink) == BITSIFT_OK);
+        CHECK(bitsift_gen_wireshark(NULL, &o, sink) == BITSIFT_E_ARGUMENT);
+        CHECK(bitsift_gen_wireshark(s, &o, NULL) == BITSIFT_E_ARGUMENT);
+        o.ports = NULL;
+        CHECK(bitsift_gen_wireshark(s, &o, sink) == BITSIFT_E_ARGUMENT);
+        o.ports = ports;
+        o.port_count = BITSIFT_GEN_MAX_PORTS + 1;
+        CHECK(bitsift_gen_wireshark(s, &o, sink) == BITSIFT_E_ARGUMENT);
+        o.port_count = 2;
+        for (size_t i = 0; i < sizeof bad_names / sizeof bad_names[0]; i++) {
+            o.name = bad_names[i];
+            CHECK(bitsift_gen_wireshark(s, &o, sink) == BITSIFT_E_ARGUMENT);
+        }
+    }
 
     /* Trees. */
     CHECK(bitsift_tree_create(NULL) == NULL);
@@ -443,9 +478,7 @@ static void exercise(const bitsift_schema *s, const uint8_t *text, size_t size)
             (void)bitsift_schema_enum_name(s, id, info.min);
     }
 
-    static FILE *sink;
-    if (!sink)
-        sink = fopen("/dev/null", "w");
+    FILE *sink = null_sink();
     if (sink) {
         CHECK(bitsift_schema_print(s, sink));
         CHECK(bitsift_gen_wireshark(s, NULL, sink) == BITSIFT_OK);
