@@ -40,6 +40,9 @@
  *     identifier, too many ports or none behind a count; compiling without a
  *     file name or error struct decides the same, and no text or too
  *     much text is refused;
+ *   - a visitor that returns false stops the decode of a random packet
+ *     there, with BITSIFT_OK and `stopped` set, and only then; no path, no
+ *     such file, a directory and an empty file load no schema;
  *   - in each decoded random packet, every node is found again by its path
  *     (bitsift_node_path -> bitsift_tree_find) and a named struct member
  *     by its name (bitsift_node_child); a path cut short by a small buffer
@@ -91,6 +94,25 @@ static void check_paths(const bitsift_tree *t)
     CHECK(bitsift_tree_find(t, "[0]") == NULL);
     CHECK(bitsift_tree_find(t, "no such") == NULL);
     CHECK(bitsift_tree_find(t, "x[") == NULL);
+}
+
+/* A visitor that stops the decode at its `left`-th callback. */
+struct stop_after {
+    unsigned left, calls;
+    bool refused;
+};
+
+static bool stop_after_call(void *ctx, const bitsift_event *ev)
+{
+    struct stop_after *st = ctx;
+    (void)ev;
+    st->calls++;
+    if (st->left == 0) {
+        st->refused = true;
+        return false;
+    }
+    st->left--;
+    return true;
 }
 
 /* The value of another kind that replaces a value, by number. */
@@ -224,6 +246,16 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
             CHECK(bitsift_decode_tree(s, out, out_size, 0, back, &dec) == BITSIFT_OK);
             CHECK(dec.packet_type == (int)type);
             check_paths(back);
+            /* A visitor that stops the decode: a valid packet read so far,
+             * stopped exactly when a callback said so (with one kind of
+             * callback, or all three). */
+            unsigned calls_allowed = (type * 3 + (unsigned)f) % 9;
+            struct stop_after st = {calls_allowed, 0, false};
+            bitsift_visitor stop = {stop_after_call, NULL, NULL, &st};
+            if (f % 2)
+                stop.enter = stop.leave = stop_after_call;
+            CHECK(bitsift_decode(s, out, out_size, 0, &stop, &dec) == BITSIFT_OK);
+            CHECK(dec.stopped == st.refused && (!st.refused || st.calls == calls_allowed + 1));
             /* The validation checks' share in bytes, as far as the share
              * of work allows, and the work of the bytes they used. */
             uint64_t work = decode_work(back);
@@ -346,11 +378,21 @@ static void check_edges(const bitsift_schema *s, const uint8_t *text, size_t siz
         CHECK(src.array_start <= src.array_end && src.array_end <= size);
         CHECK(src.cond_start <= src.cond_end && src.cond_end <= size);
         CHECK(src.body_start <= src.body_end && src.body_end <= size);
+        CHECK(strcmp(bitsift_field_type_name(info.type), "unknown") != 0);
         /* An enum's names answer only for an enum field. */
         if (info.type != BITSIFT_FIELD_ENUM)
             CHECK(bitsift_schema_enum_name(s, id, info.min) == NULL);
     }
     CHECK(!bitsift_schema_print(s, NULL));
+    CHECK(strcmp(bitsift_field_type_name(BITSIFT_FIELD_TYPE_COUNT), "unknown") == 0);
+    CHECK(strcmp(bitsift_error_name(BITSIFT_ERROR_COUNT), "unknown") == 0);
+    CHECK(strcmp(bitsift_error_string(BITSIFT_ERROR_COUNT), "unknown error") == 0);
+    /* A failure with no reason nor field of its own still reads. */
+    bitsift_failure bare;
+    memset(&bare, 0, sizeof bare);
+    bare.kind = BITSIFT_E_VALUE;
+    char line[256];
+    CHECK(bitsift_failure_format(&bare, line, sizeof line) > 0 && strstr(line, "value") != NULL);
 
     /* The dissector's options: a name of our own and ports, each refused
      * when it names nothing or too much. */
@@ -528,6 +570,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bitsift_schema *plain = bitsift_schema_compile((const char *)data, size, NULL, NULL);
     CHECK((plain != NULL) == (s != NULL));
     bitsift_schema_free(plain);
+    /* Files that hold no schema, once: no path, no such file, a
+     * directory (a read error), an empty file. */
+    static bool files_checked;
+    if (!files_checked) {
+        static const char *const paths[] = {"/nonexistent/fuzz.bss", "/", "/dev/null"};
+        bitsift_schema_error file_err;
+        CHECK(bitsift_schema_load_file(NULL, &file_err) == NULL && file_err.kind != BITSIFT_OK);
+        for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+            CHECK(bitsift_schema_load_file(paths[i], &file_err) == NULL);
+            CHECK(file_err.kind != BITSIFT_OK && file_err.message[0] != '\0');
+        }
+        files_checked = true;
+    }
     /* No text, or more than a schema may be: refused, with a kind. */
     bitsift_schema_error none;
     CHECK(bitsift_schema_compile(NULL, 1, NULL, &none) == NULL && none.kind != BITSIFT_OK);
