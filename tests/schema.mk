@@ -138,3 +138,13 @@ tests_schema_boundary_test_asan_CFLAGS = $(lib_libbitsift_la_CFLAGS) $(TEST_ASAN
 tests_schema_boundary_test_asan_LDFLAGS = $(TEST_ASAN_FLAGS)
 tests_schema_boundary_test_asan_LDADD = $(lib_libbitsift_la_LIBADD)
 TESTS += tests/schema/boundary_test_asan
+
+# The planted disagreement of fuzz/planted-disagreement.test, over a copy
+# of the library built with it: the named path alone reports one bit more.
+check_PROGRAMS += tests/schema/plant_test
+tests_schema_plant_test_SOURCES = tests/schema/plant_test.c $(lib_libbitsift_la_SOURCES)
+nodist_tests_schema_plant_test_SOURCES = $(nodist_lib_libbitsift_la_SOURCES)
+tests_schema_plant_test_CPPFLAGS = $(lib_libbitsift_la_CPPFLAGS) -DBITSIFT_PLANT_DISAGREEMENT
+tests_schema_plant_test_CFLAGS = $(lib_libbitsift_la_CFLAGS)
+tests_schema_plant_test_LDADD = $(lib_libbitsift_la_LIBADD)
+TESTS += tests/schema/plant_test
