@@ -437,6 +437,48 @@ static void test_introspection(void)
     bitsift_schema_free(q);
 }
 
+/* A decoded tree owns its byte strings and strings: the packet may go
+ * as soon as bitsift_decode_tree returns. */
+static void test_tree_owns_bytes(void)
+{
+    static const char text[] = "protocol owned { id 3; }\n"
+                               "packet t { bytes(4) b; string(8) s; uint8 after; }\n";
+    bitsift_schema_error err;
+    bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "owned", &err);
+    bitsift_tree *t = s ? bitsift_tree_create(s) : NULL;
+    CHECK(t != NULL, "schema of a byte string and a string compiles");
+    if (!t) {
+        bitsift_schema_free(s);
+        return;
+    }
+    bitsift_value b = {.kind = BITSIFT_VALUE_BYTES, .data = (const uint8_t *)"\x01\x02\x03\x04", .size = 4};
+    bitsift_value str = {.kind = BITSIFT_VALUE_STRING, .data = (const uint8_t *)"hello", .size = 5};
+    bitsift_value u = {.kind = BITSIFT_VALUE_UINT, .u = 7};
+    uint8_t packet[64];
+    size_t size = 0;
+    bitsift_result res;
+    bool built = bitsift_tree_reset(t, 0) && bitsift_node_add_value(t, NULL, "b", &b) &&
+                 bitsift_node_add_value(t, NULL, "s", &str) &&
+                 bitsift_node_add_value(t, NULL, "after", &u) &&
+                 bitsift_encode(s, t, packet, sizeof packet, &size, &res) == BITSIFT_OK;
+    uint8_t *copy = malloc(size ? size : 1);
+    bool decoded = built && copy && (memcpy(copy, packet, size),
+                                     bitsift_decode_tree(s, copy, size, 0, t, &res) == BITSIFT_OK);
+    if (copy)
+        memset(copy, 0xee, size);
+    free(copy);
+    const bitsift_value *vb = decoded ? bitsift_node_value(bitsift_tree_find(t, "b")) : NULL;
+    const bitsift_value *vs = decoded ? bitsift_node_value(bitsift_tree_find(t, "s")) : NULL;
+    CHECK(vb && vb->kind == BITSIFT_VALUE_BYTES && vb->size == 4 &&
+              memcmp(vb->data, "\x01\x02\x03\x04", 4) == 0,
+          "a decoded byte string outlives the packet");
+    CHECK(vs && vs->kind == BITSIFT_VALUE_STRING && vs->size == 5 &&
+              memcmp(vs->data, "hello", 5) == 0,
+          "a decoded string outlives the packet");
+    bitsift_tree_free(t);
+    bitsift_schema_free(s);
+}
+
 /* ---- detection ---------------------------------------------------------------- */
 
 static void test_detect(void)
@@ -713,6 +755,7 @@ int main(void)
     test_shooter();
     test_detect();
     test_introspection();
+    test_tree_owns_bytes();
     test_threads();
     test_mutations("shooter");
     test_mutations("scenes");
