@@ -35,6 +35,9 @@
  * 10. Relative fields with a value list, which the validation program
  *     reads through its leaf fallback: each ladder read as its own kind,
  *     the values in the list taken and the others refused.
+ * 11. An enum whose one value is the top raw value of its width: the
+ *     program's window of one value at the top passes it, as the
+ *     interpreter does, over every 1-byte packet.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -667,6 +670,45 @@ static void test_relative_value_lists(void)
     bitsift_schema_free(s);
 }
 
+/* -- 11. a raw window at the top of its width ------------------------- */
+
+/* An enum whose one value is the largest raw value of its width: the
+ * program reads a window of one value, at the top (lo == top), which
+ * passes; above the top nothing could. Every 1-byte packet, decided by
+ * the program as by the interpreter, and the named value accepted. */
+static void test_window_at_top(const char *enum_type, const char *value, unsigned pad)
+{
+    char text[512], rest[32] = "";
+    if (pad)
+        snprintf(rest, sizeof rest, " bits(%u) rest;", pad);
+    snprintf(text, sizeof text,
+             "protocol z { id 8; crc off; end_check off; }\n"
+             "enum Top : %s { top = %s }\n"
+             "packet p { Top t;%s }\n",
+             enum_type, value, rest);
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "enum %s { top = %s } compiles", enum_type, value);
+    if (!s)
+        return;
+    unsigned valid = 0;
+    bool all_agree = true;
+    for (unsigned byte = 0; byte < 256; byte++) {
+        const uint8_t packet[1] = {(uint8_t)byte};
+        bitsift_result res;
+        char why[256] = "";
+        if (!decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why)) {
+            if (all_agree)
+                printf("# packet %02x: %s\n", byte, why);
+            all_agree = false;
+        }
+        valid += res.status == BITSIFT_OK;
+    }
+    tap(all_agree && valid > 0,
+        "enum %s { top = %s }: every 1-byte packet decided alike, %u of them valid", enum_type,
+        value, valid);
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -685,6 +727,9 @@ int main(void)
     test_path_at_capacity();
     test_check_name_length();
     test_relative_value_lists();
+    test_window_at_top("int(0, 7)", "7", 5);
+    test_window_at_top("int(-4, 3)", "3", 5);
+    test_window_at_top("uint8", "255", 0);
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
