@@ -38,6 +38,8 @@
  * 11. An enum whose one value is the top raw value of its width: the
  *     program's window of one value at the top passes it, as the
  *     interpreter does, over every 1-byte packet.
+ * 12. A relative integer in its absolute form lies above its base: the
+ *     base is refused, one above it taken (program and interpreter).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -709,6 +711,39 @@ static void test_window_at_top(const char *enum_type, const char *value, unsigne
     bitsift_schema_free(s);
 }
 
+/* -- 12. the absolute form of a relative integer ---------------------- */
+
+/* int_relative(base) written in its absolute form (no tier: six 0 bits,
+ * then 32 bits) must lie above the base: the base itself and below are
+ * refused, one above is taken, by the program as by the interpreter. */
+static void test_relative_absolute(void)
+{
+    static const char text[] = "protocol r { id 4; crc off; end_check off; }\n"
+                               "packet p { int_relative(5) x; bool after; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "int_relative schema compiles");
+    if (!s)
+        return;
+    for (int64_t value = 4; value <= 7; value++) {
+        uint8_t packet[8] = {0};
+        bitsift_writer w;
+        bitsift_writer_init(&w, packet, sizeof packet);
+        bitsift_write_bits(&w, 6, 0);
+        bitsift_write_bits(&w, 32, (uint64_t)value);
+        bitsift_write_bool(&w, true);
+        bitsift_result res;
+        char why[256] = "";
+        bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
+        if (!ok)
+            printf("# value %lld: %s\n", (long long)value, why);
+        bool valid = value > 5;
+        ok = ok && (res.status == BITSIFT_OK) == valid;
+        tap(ok, "int_relative(5) written absolute as %lld %s", (long long)value,
+            valid ? "is valid" : "is refused");
+    }
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -730,6 +765,7 @@ int main(void)
     test_window_at_top("int(0, 7)", "7", 5);
     test_window_at_top("int(-4, 3)", "3", 5);
     test_window_at_top("uint8", "255", 0);
+    test_relative_absolute();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
