@@ -40,6 +40,8 @@
  *     interpreter does, over every 1-byte packet.
  * 12. A relative integer in its absolute form lies above its base: the
  *     base is refused, one above it taken (program and interpreter).
+ * 13. A negated literal (!false, !true, !0) as a condition holds or not
+ *     whatever the fields hold: its operand is a constant, not a slot.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -744,6 +746,37 @@ static void test_relative_absolute(void)
     bitsift_schema_free(s);
 }
 
+/* -- 13. a negated literal as a condition ------------------------------ */
+
+/* `!false` always holds and `!true` never does, whatever the fields
+ * referred to hold: a 2-item condition whose operand is a constant, not
+ * a field. For a = 0 and 1: a, b if a, y, u, w: 4 + a bits. */
+static void test_negated_literal(void)
+{
+    static const char text[] = "protocol n { id 5; crc off; end_check off; }\n"
+                               "packet p { bool a; if (a) { bool b; }\n"
+                               "           if (!false) { bool y; } if (!true) { bool z; }\n"
+                               "           if (!0) { bool u; } bool w; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "negated literal schema compiles");
+    if (!s)
+        return;
+    for (unsigned a = 0; a < 2; a++) {
+        const uint8_t packet[1] = {(uint8_t)(a ? 0x0f : 0x00)};
+        bitsift_result res;
+        char why[256] = "";
+        bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
+        if (!ok)
+            printf("# a = %u: %s\n", a, why);
+        ok = ok && res.status == BITSIFT_OK && res.bits == 4 + a;
+        if (!ok)
+            printf("# a = %u: %s after %llu bits\n", a, bitsift_error_name(res.status),
+                   (unsigned long long)res.bits);
+        tap(ok, "a = %u: !false and !0 hold, !true does not (%u bits)", a, 4 + a);
+    }
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -766,6 +799,7 @@ int main(void)
     test_window_at_top("int(-4, 3)", "3", 5);
     test_window_at_top("uint8", "255", 0);
     test_relative_absolute();
+    test_negated_literal();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
