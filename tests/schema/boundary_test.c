@@ -42,6 +42,8 @@
  *     base is refused, one above it taken (program and interpreter).
  * 13. A negated literal (!false, !true, !0) as a condition holds or not
  *     whatever the fields hold: its operand is a constant, not a slot.
+ * 14. Each shape of a condition on one field (k, !k, k == c, k != c,
+ *     k >= c) decided as written, by every path, for every value of k.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -777,6 +779,39 @@ static void test_negated_literal(void)
     bitsift_schema_free(s);
 }
 
+/* -- 14. each shape of a condition on one field ------------------------ */
+
+/* The shapes the decoder and the program test without the general
+ * evaluator: k, !k, k == 2, k != 2 (and one it does not: k >= 2), over
+ * k = 0..3: 2 bits of k, then one bit per condition that holds, then w. */
+static void test_condition_shapes(void)
+{
+    static const char text[] = "protocol c { id 6; crc off; end_check off; }\n"
+                               "packet p { int(0, 3) k; if (k) { bool a; } if (!k) { bool b; }\n"
+                               "           if (k == 2) { bool c; } if (k != 2) { bool d; }\n"
+                               "           if (k >= 2) { bool e; } bool w; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "condition shapes schema compiles");
+    if (!s)
+        return;
+    for (unsigned k = 0; k < 4; k++) {
+        const uint8_t packet[2] = {(uint8_t)k, 0};
+        unsigned held = (k != 0) + (k == 0) + (k == 2) + (k != 2) + (k >= 2);
+        bitsift_result res;
+        char why[256] = "";
+        bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
+        if (!ok)
+            printf("# k = %u: %s\n", k, why);
+        ok = ok && res.status == BITSIFT_OK && res.bits == 2 + held + 1;
+        if (!ok)
+            printf("# k = %u: %s after %llu bits\n", k, bitsift_error_name(res.status),
+                   (unsigned long long)res.bits);
+        tap(ok, "k = %u: k, !k, k == 2, k != 2, k >= 2 hold %u times (%u bits)", k, held,
+            2 + held + 1);
+    }
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -800,6 +835,7 @@ int main(void)
     test_window_at_top("uint8", "255", 0);
     test_relative_absolute();
     test_negated_literal();
+    test_condition_shapes();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
