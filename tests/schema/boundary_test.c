@@ -44,6 +44,9 @@
  *     whatever the fields hold: its operand is a constant, not a slot.
  * 14. Each shape of a condition on one field (k, !k, k == c, k != c,
  *     k >= c) decided as written, by every path, for every value of k.
+ * 15. Random trees whose relative bases sit at the ends of their ranges
+ *     (sequence and ack from 0 and 65535, an object index with one slot of
+ *     room, an integer below INT32_MAX) are made, encode and decode.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -812,6 +815,47 @@ static void test_condition_shapes(void)
     bitsift_schema_free(s);
 }
 
+/* -- 15. random values at the ends of the relative bases ---------------- */
+
+/* Constant bases at the ends of their ranges: sequence and ack numbers
+ * from 0 and from 65535, an object index with one slot of room (9 of at
+ * most 10), an integer just below INT32_MAX. Random trees of each must
+ * be made, encode, and decode back to the same values. */
+static void test_random_relative_ends(void)
+{
+    static const char text[] = "protocol e { id 7; crc off; end_check off; }\n"
+                               "packet p { sequence_relative(0) s0; sequence_relative(65535) s1;\n"
+                               "           ack_relative(0) a0; ack_relative(65535) a1;\n"
+                               "           object_index(9, 10) o; int_relative(2147483646) i; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "relative ends schema compiles");
+    if (!s)
+        return;
+    bitsift_tree *t = bitsift_tree_create(s), *back = bitsift_tree_create(s);
+    bool ok = t && back;
+    for (uint64_t seed = 1; seed <= 50 && ok; seed++) {
+        uint8_t packet[64];
+        size_t size = 0;
+        bitsift_result res;
+        ok = bitsift_tree_random(t, 0, seed, 50) == BITSIFT_OK &&
+             bitsift_encode(s, t, packet, sizeof packet, &size, &res) == BITSIFT_OK &&
+             bitsift_decode_tree(s, packet, size, 0, back, &res) == BITSIFT_OK;
+        static const char *const names[] = {"s0", "s1", "a0", "a1", "o", "i"};
+        for (size_t k = 0; ok && k < sizeof names / sizeof names[0]; k++) {
+            const bitsift_value *a = bitsift_node_value(bitsift_tree_find(t, names[k]));
+            const bitsift_value *b = bitsift_node_value(bitsift_tree_find(back, names[k]));
+            ok = a && b && (a->kind == BITSIFT_VALUE_INT ? a->i == b->i : a->u == b->u);
+        }
+        if (!ok)
+            printf("# seed %llu: %s\n", (unsigned long long)seed, bitsift_error_name(res.status));
+    }
+    tap(ok, "random trees with bases 0 and 65535, one slot of room, INT32_MAX - 1: "
+            "made, encoded, decoded alike");
+    bitsift_tree_free(t);
+    bitsift_tree_free(back);
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -836,6 +880,7 @@ int main(void)
     test_relative_absolute();
     test_negated_literal();
     test_condition_shapes();
+    test_random_relative_ends();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
