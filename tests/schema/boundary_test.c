@@ -47,6 +47,7 @@
  * 15. Random trees whose relative bases sit at the ends of their ranges
  *     (sequence and ack from 0 and 65535, an object index with one slot of
  *     room, an integer below INT32_MAX) are made, encode and decode.
+ * 16. BITSIFT_SCHEMA_MAX_OPS (65536) ops compile, one more is refused.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -856,6 +857,50 @@ static void test_random_relative_ends(void)
     bitsift_schema_free(s);
 }
 
+/* -- 16. the op limit ---------------------------------------------------- */
+
+/* A packet of 255 copies of a 255-field struct (256 ops each: the struct
+ * and its fields) and `extra` fields more, plus its root: 65281 + extra
+ * ops. */
+static char *ops_schema(int extra)
+{
+    size_t cap = 16384, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    len += (size_t)snprintf(text + len, cap - len,
+                            "protocol big { id 9; crc off; end_check off; }\nstruct S {");
+    for (int i = 0; i < 255; i++)
+        len += (size_t)snprintf(text + len, cap - len, " uint8 a%d;", i);
+    len += (size_t)snprintf(text + len, cap - len, " }\npacket p {");
+    for (int i = 0; i < 255; i++)
+        len += (size_t)snprintf(text + len, cap - len, " S s%d;", i);
+    for (int i = 0; i < extra; i++)
+        len += (size_t)snprintf(text + len, cap - len, " uint8 x%d;", i);
+    snprintf(text + len, cap - len, " }\n");
+    return text;
+}
+
+static void test_op_limit(void)
+{
+    /* 65536 ops (BITSIFT_SCHEMA_MAX_OPS) compile; 65537 are refused. */
+    for (int extra = 254; extra <= 256; extra++) {
+        char *text = ops_schema(extra);
+        bitsift_schema_error err;
+        bitsift_schema *s =
+            text ? bitsift_schema_compile(text, strlen(text), "ops", &err) : NULL;
+        int ops = 1 + 255 * 256 + extra;
+        bool want = ops <= BITSIFT_SCHEMA_MAX_OPS;
+        bool ok = text && (s != NULL) == want &&
+                  (want || strstr(err.message, "schema too large") != NULL);
+        if (!ok && text)
+            printf("# %d ops: %s\n", ops, s ? "compiled" : err.message);
+        tap(ok, "a schema of %d ops %s", ops, want ? "compiles" : "is refused as too large");
+        bitsift_schema_free(s);
+        free(text);
+    }
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -881,6 +926,7 @@ int main(void)
     test_negated_literal();
     test_condition_shapes();
     test_random_relative_ends();
+    test_op_limit();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
