@@ -48,6 +48,8 @@
  *     (sequence and ack from 0 and 65535, an object index with one slot of
  *     room, an integer below INT32_MAX) are made, encode and decode.
  * 16. BITSIFT_SCHEMA_MAX_OPS (65536) ops compile, one more is refused.
+ * 17. A default at each end of its field's range compiles, one beyond
+ *     is refused (bool, bits(3), int(-2, 2)); -0 is 0.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -901,6 +903,38 @@ static void test_op_limit(void)
     }
 }
 
+/* -- 17. defaults at the ends of their fields' ranges ----------------- */
+
+static void test_default_ranges(void)
+{
+    static const struct {
+        const char *field;
+        bool compiles;
+    } cases[] = {
+        {"bool x default 0", true},         {"bool x default 1", true},
+        {"bool x default 2", false},        {"bool x default -1", false},
+        {"bits(3) x default 0", true},      {"bits(3) x default 7", true},
+        {"bits(3) x default 8", false},     {"bits(3) x default -1", false},
+        {"bits(3) x default -0", true},
+        {"int(-2, 2) x default -2", true},  {"int(-2, 2) x default 2", true},
+        {"int(-2, 2) x default -3", false}, {"int(-2, 2) x default 3", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text,
+                 "protocol d { id 3; crc off; end_check off; }\n"
+                 "packet p { bool on; if (on) { %s; } }\n",
+                 cases[i].field);
+        bitsift_schema_error err;
+        bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "defaults", &err);
+        bool ok = (s != NULL) == cases[i].compiles;
+        if (!ok)
+            printf("# %s\n", s ? "compiled" : err.message);
+        tap(ok, "%s %s", cases[i].field, cases[i].compiles ? "compiles" : "is refused");
+        bitsift_schema_free(s);
+    }
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -927,6 +961,7 @@ int main(void)
     test_condition_shapes();
     test_random_relative_ends();
     test_op_limit();
+    test_default_ranges();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
