@@ -50,6 +50,8 @@
  * 16. BITSIFT_SCHEMA_MAX_OPS (65536) ops compile, one more is refused.
  * 17. A default at each end of its field's range compiles, one beyond
  *     is refused (bool, bits(3), int(-2, 2)); -0 is 0.
+ * 18. field_info's ranges: an integer's and an enum's as written, an
+ *     array's 0..size, a byte string's buffer, an object index's maximum.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -935,6 +937,44 @@ static void test_default_ranges(void)
     }
 }
 
+/* -- 18. the ranges field_info reports ------------------------------------ */
+
+/* min and max as the schema wrote them for integers and enums, 0 and the
+ * size (max_count) for arrays, byte strings and strings by their buffer,
+ * 0..max_objects for an object index. */
+static void test_field_info_ranges(void)
+{
+    static const char text[] = "protocol f { id 2; crc off; end_check off; }\n"
+                               "enum E : int(-8, 7) { lo = -8, hi = 7 }\n"
+                               "packet p { int(-5, 5) i; E e; uint8 a[max 12]; bytes(3) b;\n"
+                               "           object_index(10, 2000) o; }\n";
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "field info schema compiles");
+    if (!s)
+        return;
+    static const struct {
+        const char *path;
+        int64_t min, max;
+        uint32_t max_count;
+    } want[] = {
+        {"i", -5, 5, 0}, {"e", -8, 7, 0}, {"a", 0, 12, 12}, {"b", 0, 0, 3}, {"o", 0, 2000, 0},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        bitsift_field_info info;
+        bool found = false;
+        for (unsigned id = 0; !found && bitsift_schema_field_info(s, id, &info); id++)
+            found = strcmp(info.path, want[k].path) == 0;
+        bool ok = found && info.min == want[k].min && info.max == want[k].max &&
+                  info.max_count == want[k].max_count;
+        if (!ok && found)
+            printf("# %s: min %lld max %lld max_count %u\n", want[k].path, (long long)info.min,
+                   (long long)info.max, info.max_count);
+        tap(ok, "field_info(%s): min %lld, max %lld, max_count %u", want[k].path,
+            (long long)want[k].min, (long long)want[k].max, want[k].max_count);
+    }
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -962,6 +1002,7 @@ int main(void)
     test_random_relative_ends();
     test_op_limit();
     test_default_ranges();
+    test_field_info_ranges();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
