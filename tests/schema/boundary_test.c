@@ -52,6 +52,9 @@
  *     is refused (bool, bits(3), int(-2, 2)); -0 is 0.
  * 18. field_info's ranges: an integer's and an enum's as written, an
  *     array's 0..size, a byte string's buffer, an object index's maximum.
+ * 19. A decoded smallest_three(31) component at the top of its width
+ *     (2^31 - 1) is written back as that integer: decode, encode, same
+ *     bytes.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -975,6 +978,49 @@ static void test_field_info_ranges(void)
     bitsift_schema_free(s);
 }
 
+/* -- 19. a wire integer kept at the top of its width -------------------- */
+
+/* A decoded smallest_three(31) component keeps its wire integer, and
+ * encoding writes that integer back: at 31 bits many integers share one
+ * float, so quantizing the float again would pick another. The top
+ * integer (2^31 - 1) too. Decode, encode, compare the bytes. */
+static void test_kept_raw_top(void)
+{
+    static const char text[] = "protocol q { id 1; crc off; end_check off; }\n"
+                               "packet p { smallest_three(31) q; }\n";
+    bitsift_schema *s = compile(text);
+    bitsift_tree *t = s ? bitsift_tree_create(s) : NULL;
+    tap(t != NULL, "smallest_three(31) schema compiles");
+    if (!t) {
+        bitsift_schema_free(s);
+        return;
+    }
+    static const uint32_t tops[][3] = {
+        {0x7fffffffu, 0x40000000u, 0x40000000u},
+        {0x40000000u, 0x7fffffffu, 0x3fffffffu},
+        {0x3ffffff0u, 0x40000010u, 0x7fffffffu},
+    };
+    for (size_t k = 0; k < sizeof tops / sizeof tops[0]; k++) {
+        uint8_t packet[16] = {0}, again[16] = {0};
+        bitsift_writer w;
+        bitsift_writer_init(&w, packet, sizeof packet);
+        bitsift_write_bits(&w, 2, 3);
+        for (int c = 0; c < 3; c++)
+            bitsift_write_bits(&w, 31, tops[k][c]);
+        size_t size = (2 + 3 * 31 + 7) / 8, again_size = 0;
+        bitsift_result res;
+        bool ok = bitsift_decode_tree(s, packet, size, 0, t, &res) == BITSIFT_OK &&
+                  bitsift_encode(s, t, again, sizeof again, &again_size, &res) == BITSIFT_OK &&
+                  again_size == size && memcmp(again, packet, size) == 0;
+        if (!ok)
+            printf("# %s\n", bitsift_error_name(res.status));
+        tap(ok, "smallest_three(31) with a component at 2^31 - 1 (%zu): encodes back to its bytes",
+            k);
+    }
+    bitsift_tree_free(t);
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -1003,6 +1049,7 @@ int main(void)
     test_op_limit();
     test_default_ranges();
     test_field_info_ranges();
+    test_kept_raw_top();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
