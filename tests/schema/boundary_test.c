@@ -55,6 +55,13 @@
  * 19. A decoded smallest_three(31) component at the top of its width
  *     (2^31 - 1) is written back as that integer: decode, encode, same
  *     bytes.
+ * 20. BITSIFT_SCHEMA_MAX_TYPES (1024) packet types compile, 1025 do not.
+ * 21. '#' and '//' comments with two-byte UTF-8 from U+0080 (C2 80) on
+ *     compile; a lone '/' is no comment.
+ * 22. int_relative(0) encodes INT32_MAX (absolute) and refuses one more.
+ * 23. Struct names that fill the compiler's path buffer exactly
+ *     (BITSIFT_PATH_MAX - 1 characters) all go onto a field's path; one
+ *     more character and the innermost is left off.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -1021,6 +1028,133 @@ static void test_kept_raw_top(void)
     bitsift_schema_free(s);
 }
 
+/* -- 20. the packet type limit ------------------------------------------ */
+
+static void test_packet_type_limit(void)
+{
+    /* BITSIFT_SCHEMA_MAX_TYPES (1024) packet types compile; 1025 do not. */
+    for (int types = BITSIFT_SCHEMA_MAX_TYPES; types <= BITSIFT_SCHEMA_MAX_TYPES + 1; types++) {
+        size_t cap = 64 + (size_t)types * 32, len = 0;
+        char *text = malloc(cap);
+        if (!text)
+            return;
+        len += (size_t)snprintf(text, cap, "protocol t { id 1; }\n");
+        for (int i = 0; i < types; i++)
+            len += (size_t)snprintf(text + len, cap - len, "packet p%d { bool x; }\n", i);
+        bitsift_schema_error err;
+        bitsift_schema *s = bitsift_schema_compile(text, len, "types", &err);
+        bool want = types <= BITSIFT_SCHEMA_MAX_TYPES;
+        bool ok = (s != NULL) == want &&
+                  (want ? bitsift_schema_packet_count(s) == (unsigned)types
+                        : strstr(err.message, "packet types") != NULL);
+        if (!ok)
+            printf("# %d types: %s\n", types, s ? "compiled" : err.message);
+        tap(ok, "%d packet types %s", types, want ? "compile" : "are refused");
+        bitsift_schema_free(s);
+        free(text);
+    }
+}
+
+/* -- 21. comments ------------------------------------------------------- */
+
+/* '#' and '//' comments, holding text of every UTF-8 length from the
+ * first two-byte lead (U+0080, C2 80) on; a lone '/' is no comment. */
+static void test_comments(void)
+{
+    static const char text[] = "# comment \xc2\x80 \xc2\xa9 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n"
+                               "protocol c { id 1; } // \xc2\xa0 no-break space, \xc2\xb0 degree\n"
+                               "packet p { bool x; // inside\n"
+                               "           bool y; }\n";
+    bitsift_schema_error err;
+    bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "comments", &err);
+    if (!s)
+        printf("# %s\n", err.message);
+    tap(s != NULL && bitsift_schema_field_count(s) == 3,
+        "# and // comments with U+0080.. in them compile");
+    bitsift_schema_free(s);
+    static const char slash[] = "protocol c { id 1; } / packet p { bool x; }\n";
+    s = bitsift_schema_compile(slash, strlen(slash), "slash", &err);
+    tap(s == NULL, "a lone '/' is refused, not taken for a comment");
+    bitsift_schema_free(s);
+}
+
+/* -- 22. a relative integer's largest value ------------------------------- */
+
+static void test_relative_int_top(void)
+{
+    /* int_relative(0) takes values up to INT32_MAX (written absolute);
+     * INT32_MAX + 1 is refused. */
+    static const char text[] = "protocol r { id 4; crc off; end_check off; }\n"
+                               "packet p { int_relative(0) x; }\n";
+    bitsift_schema *s = compile(text);
+    bitsift_tree *t = s ? bitsift_tree_create(s) : NULL;
+    tap(t != NULL, "int_relative(0) schema compiles");
+    for (int64_t v = (int64_t)INT32_MAX - 1; t && v <= (int64_t)INT32_MAX + 1; v++) {
+        bitsift_value value = {.kind = BITSIFT_VALUE_INT, .i = v};
+        uint8_t packet[16];
+        size_t size = 0;
+        bitsift_result res;
+        bool built = bitsift_tree_reset(t, 0) && bitsift_node_add_value(t, NULL, "x", &value);
+        bitsift_error e = built ? bitsift_encode(s, t, packet, sizeof packet, &size, &res)
+                                : BITSIFT_E_ARGUMENT;
+        bool want = v <= INT32_MAX;
+        bool ok = want ? e == BITSIFT_OK &&
+                             bitsift_decode_tree(s, packet, size, 0, t, &res) == BITSIFT_OK &&
+                             bitsift_node_value(bitsift_tree_find(t, "x"))->i == v
+                       : e == BITSIFT_E_VALUE;
+        tap(ok, "int_relative(0) = %lld %s", (long long)v,
+            want ? "encodes and decodes" : "is refused");
+    }
+    bitsift_tree_free(t);
+    bitsift_schema_free(s);
+}
+
+/* -- 23. a field path that fills the compiler's buffer -------------------- */
+
+/* 17 nested struct fields, names of about 60 characters, whose path is
+ * `total` characters with its dots, holding a bool x. At BITSIFT_PATH_MAX -
+ * 1 the innermost struct's name still goes onto the path, so x's path is
+ * the whole of it (no room for ".x"); at BITSIFT_PATH_MAX it does not, and
+ * x's path is the struct's enclosing path and ".x". */
+static void test_compile_path_capacity(void)
+{
+    for (size_t total = BITSIFT_PATH_MAX - 1; total <= BITSIFT_PATH_MAX; total++) {
+        enum { NAMES = 17 };
+        size_t letters = total - (NAMES - 1), lengths[NAMES];
+        char names[NAMES][64];
+        for (int i = 0; i < NAMES; i++) {
+            lengths[i] = letters / NAMES + ((size_t)i < letters % NAMES);
+            snprintf(names[i], sizeof names[i], "n%02d", i);
+            memset(names[i] + 3, 'a', lengths[i] - 3);
+            names[i][lengths[i]] = '\0';
+        }
+        char text[8192];
+        size_t len = (size_t)snprintf(text, sizeof text,
+                                      "protocol l { id 1; crc off; end_check off; }\n"
+                                      "struct S%d { bool x; }\n", NAMES - 1);
+        /* S0 holds S1 names[1], ..., S15 holds S16 names[16]. */
+        for (int level = NAMES - 2; level >= 0; level--)
+            len += (size_t)snprintf(text + len, sizeof text - len, "struct S%d { S%d %s; }\n",
+                                    level, level + 1, names[level + 1]);
+        len += (size_t)snprintf(text + len, sizeof text - len, "packet p { S0 %s; }\n",
+                                names[0]);
+        bitsift_schema_error err;
+        bitsift_schema *s = bitsift_schema_compile(text, len, "path", &err);
+        size_t got = 0;
+        bitsift_field_info info;
+        for (unsigned id = 0; s && bitsift_schema_field_info(s, id, &info); id++)
+            if (strcmp(info.name, "x") == 0)
+                got = strlen(info.path);
+        if (!s)
+            printf("# %s\n", err.message);
+        size_t want = total < BITSIFT_PATH_MAX ? total : total - lengths[NAMES - 1] - 1 + 2;
+        if (s && got != want)
+            printf("# x's path has %zu characters\n", got);
+        tap(s && got == want, "struct names of %zu characters: x's path has %zu", total, want);
+        bitsift_schema_free(s);
+    }
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -1050,6 +1184,10 @@ int main(void)
     test_default_ranges();
     test_field_info_ranges();
     test_kept_raw_top();
+    test_packet_type_limit();
+    test_comments();
+    test_relative_int_top();
+    test_compile_path_capacity();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
