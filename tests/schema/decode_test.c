@@ -479,6 +479,28 @@ static void test_tree_owns_bytes(void)
     bitsift_schema_free(s);
 }
 
+/* A value tree holds BITSIFT_TREE_MAX_NODES nodes and refuses the next. */
+static void test_tree_node_limit(void)
+{
+    static const char text[] = "protocol many { id 3; }\npacket t { uint8 a[max 4]; }\n";
+    bitsift_schema_error err;
+    bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "many", &err);
+    bitsift_tree *t = s ? bitsift_tree_create(s) : NULL;
+    bitsift_node *a = t && bitsift_tree_reset(t, 0) ? bitsift_node_add_array(t, NULL, "a") : NULL;
+    bitsift_value v = {.kind = BITSIFT_VALUE_UINT, .u = 1};
+    size_t added = 0;
+    while (a && bitsift_node_add_value(t, a, NULL, &v))
+        added++;
+    /* The root and the array, then the elements. */
+    CHECK(a && added + 2 == BITSIFT_TREE_MAX_NODES &&
+              bitsift_tree_node_count(t) == BITSIFT_TREE_MAX_NODES &&
+              bitsift_node_add_value(t, NULL, "b", &v) == NULL,
+          "a tree holds %u nodes and refuses one more (%zu elements added)",
+          (unsigned)BITSIFT_TREE_MAX_NODES, added);
+    bitsift_tree_free(t);
+    bitsift_schema_free(s);
+}
+
 /* ---- detection ---------------------------------------------------------------- */
 
 static void test_detect(void)
@@ -756,6 +778,7 @@ int main(void)
     test_detect();
     test_introspection();
     test_tree_owns_bytes();
+    test_tree_node_limit();
     test_threads();
     test_mutations("shooter");
     test_mutations("scenes");
