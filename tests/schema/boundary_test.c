@@ -43,7 +43,7 @@
  * 13. A negated literal (!false, !true, !0) as a condition holds or not
  *     whatever the fields hold: its operand is a constant, not a slot.
  * 14. Each shape of a condition on one field (k, !k, k == c, k != c,
- *     k >= c) decided as written, by every path, for every value of k.
+ *     k >= c, !!k) decided as written, by every path, for every value of k.
  * 15. Random trees whose relative bases sit at the ends of their ranges
  *     (sequence and ack from 0 and 65535, an object index with one slot of
  *     room, an integer below INT32_MAX) are made, encode and decode.
@@ -800,21 +800,22 @@ static void test_negated_literal(void)
 /* -- 14. each shape of a condition on one field ------------------------ */
 
 /* The shapes the decoder and the program test without the general
- * evaluator: k, !k, k == 2, k != 2 (and one it does not: k >= 2), over
- * k = 0..3: 2 bits of k, then one bit per condition that holds, then w. */
+ * evaluator: k, !k, k == 2, k != 2 (and two it does not: k >= 2, and !!k,
+ * which starts as !k does), over k = 0..3: 2 bits of k, then one bit per
+ * condition that holds, then w. */
 static void test_condition_shapes(void)
 {
     static const char text[] = "protocol c { id 6; crc off; end_check off; }\n"
                                "packet p { int(0, 3) k; if (k) { bool a; } if (!k) { bool b; }\n"
                                "           if (k == 2) { bool c; } if (k != 2) { bool d; }\n"
-                               "           if (k >= 2) { bool e; } bool w; }\n";
+                               "           if (k >= 2) { bool e; } if (!!k) { bool f; } bool w; }\n";
     bitsift_schema *s = compile(text);
     tap(s != NULL, "condition shapes schema compiles");
     if (!s)
         return;
     for (unsigned k = 0; k < 4; k++) {
         const uint8_t packet[2] = {(uint8_t)k, 0};
-        unsigned held = (k != 0) + (k == 0) + (k == 2) + (k != 2) + (k >= 2);
+        unsigned held = (k != 0) + (k == 0) + (k == 2) + (k != 2) + (k >= 2) + (k != 0);
         bitsift_result res;
         char why[256] = "";
         bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
@@ -824,7 +825,7 @@ static void test_condition_shapes(void)
         if (!ok)
             printf("# k = %u: %s after %llu bits\n", k, bitsift_error_name(res.status),
                    (unsigned long long)res.bits);
-        tap(ok, "k = %u: k, !k, k == 2, k != 2, k >= 2 hold %u times (%u bits)", k, held,
+        tap(ok, "k = %u: k, !k, k == 2, k != 2, k >= 2, !!k hold %u times (%u bits)", k, held,
             2 + held + 1);
     }
     bitsift_schema_free(s);
