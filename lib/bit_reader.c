@@ -8,13 +8,14 @@
  * 0, so every later read of one bit or more fails on its bounds check
  * without a separate test; zero-bit reads test the failure kind.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "bitsift_internal.h"
 
 void bitsift_reader_init(bitsift_reader *r, const void *data, size_t size)
 {
-    memset(r, 0, sizeof *r);
+    memset(r, 0, offsetof(bitsift_reader, path)); /* the path buffer is written when used */
     r->data = data;
     r->size = size;
     r->bit_pos = 0;

@@ -18,13 +18,14 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "bitsift_internal.h"
 
 void bitsift_writer_init(bitsift_writer *w, void *data, size_t capacity)
 {
-    memset(w, 0, sizeof *w);
+    memset(w, 0, offsetof(bitsift_writer, path)); /* the path buffer is written when used */
     w->data = data;
     w->capacity = data ? capacity : 0;
     w->bit_limit =
@@ -34,7 +35,7 @@ void bitsift_writer_init(bitsift_writer *w, void *data, size_t capacity)
 
 void bitsift_writer_init_measure(bitsift_writer *w)
 {
-    memset(w, 0, sizeof *w);
+    memset(w, 0, offsetof(bitsift_writer, path)); /* the path buffer is written when used */
     w->data = NULL;
     w->bit_limit = UINT64_MAX;
     w->failure.kind = BITSIFT_OK;

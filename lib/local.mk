@@ -24,6 +24,9 @@ lib_libbitsift_la_SOURCES = \
 	lib/bit_writer.c \
 	lib/compressed_float.c \
 	lib/relative_ints.c \
+	lib/smallest_three.c \
+	lib/sparse.c \
+	lib/failure_path.c \
 	lib/packet.c \
 	lib/schema_lexer.c \
 	lib/schema_parser.c \

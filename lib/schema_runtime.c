@@ -142,27 +142,15 @@ bool schema_allowed(const bitsift_schema *s, const struct schema_op *op, int64_t
     return false;
 }
 
-/* smallest three: a component of a unit quaternion that is not the
- * largest lies in [-1/sqrt(2), 1/sqrt(2)]; it is sent as an integer of
- * `bits` bits spread evenly over that range. */
-#define S3_LIMIT 0.707107f
-
+/* smallest three: the bit layer's quantization (smallest_three.c). */
 float schema_s3_dequantize(uint32_t bits, uint32_t raw)
 {
-    float steps = (float)((1u << bits) - 1);
-    return (float)raw / steps * (2.0f * S3_LIMIT) - S3_LIMIT;
+    return bitsift_smallest_three_dequantize(bits, raw);
 }
 
 uint32_t schema_s3_quantize(uint32_t bits, float v)
 {
-    uint32_t top = (1u << bits) - 1;
-    float t = (v + S3_LIMIT) / (2.0f * S3_LIMIT);
-    if (!(t >= 0.0f))
-        t = 0.0f;
-    if (t > 1.0f)
-        t = 1.0f;
-    uint32_t q = (uint32_t)floorf(t * (float)top + 0.5f);
-    return q > top ? top : q;
+    return bitsift_smallest_three_quantize(bits, v);
 }
 
 bitsift_value schema_default(const struct schema_op *op)

@@ -39,7 +39,7 @@ endif
 noinst_HEADERS += tests/test_util.h
 if HAVE_CMOCKA
 UNIT_TESTS = tests/test-bits tests/test-primitives tests/test-failure tests/test-serialize \
-	tests/test-random-reader
+	tests/test-serialize-parts tests/test-random-reader
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -56,6 +56,9 @@ tests_test_failure_LDADD = $(UNIT_LDADD)
 tests_test_serialize_SOURCES = tests/test_serialize.c
 tests_test_serialize_CFLAGS = $(UNIT_CFLAGS)
 tests_test_serialize_LDADD = $(UNIT_LDADD)
+tests_test_serialize_parts_SOURCES = tests/test_serialize_parts.c
+tests_test_serialize_parts_CFLAGS = $(UNIT_CFLAGS)
+tests_test_serialize_parts_LDADD = $(UNIT_LDADD)
 tests_test_random_reader_SOURCES = tests/test_random_reader.c
 tests_test_random_reader_CFLAGS = $(UNIT_CFLAGS)
 tests_test_random_reader_LDADD = $(UNIT_LDADD)
@@ -83,6 +86,11 @@ TESTS += tests/test-headers
 tests_test_headers_SOURCES = tests/test_headers.c
 tests_test_headers_CFLAGS = -std=c99 -pedantic -Wall -Wextra -Werror
 tests_test_headers_LDADD = lib/libbitsift.la
+
+# The bit layer's header and its serialize macros, warning-free as C99 and
+# C++17 with gcc, clang, g++ and clang++.
+EXTRA_DIST += tests/header-modes.sh tests/header_modes.c
+TESTS += tests/header-modes.sh
 
 # Every source file names its license (SPDX).
 EXTRA_DIST += tests/spdx.sh

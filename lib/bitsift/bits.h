@@ -104,6 +104,11 @@ typedef struct bitsift_failure {
     uint64_t got;
 } bitsift_failure;
 
+/* Bytes of the field path a reader or writer keeps for its failure, NUL
+ * included ("players[12].position.x"): what does not fit is dropped from
+ * the outer end, so the innermost parts always remain. */
+#define BITSIFT_FAILURE_PATH_MAX 256
+
 /* Format a failure as "range at bit 17 in x: raw value above range
  * (expected <= 4, got 7)". Returns what snprintf returns. */
 int bitsift_failure_format(const bitsift_failure *f, char *buf, size_t size);
@@ -161,6 +166,12 @@ typedef struct bitsift_reader {
     size_t tail_start;       /* byte offset that tail[0] mirrors */
     uint8_t tail[16];        /* data[tail_start, size) then zeros */
     bitsift_failure failure; /* kind BITSIFT_OK while all is well */
+    /* The failure's field path once serialize code has named where it
+     * failed (bitsift_reader_fail_in): path[path_start..], which
+     * failure.field then points at. Left uninitialised until used, so that
+     * bitsift_reader_init costs no more for it. */
+    uint32_t path_start;
+    char path[BITSIFT_FAILURE_PATH_MAX];
 } bitsift_reader;
 
 /* Start reading `size` bytes at `data` (data may be NULL when size is 0). */
@@ -174,6 +185,15 @@ bool bitsift_reader_fail(bitsift_reader *r, bitsift_error kind, uint64_t bit, co
 /* Name the field being read if the failure has no name yet (the serialize
  * macros call this with the stringized field expression). */
 void bitsift_reader_name_failure(bitsift_reader *r, const char *field);
+
+/* Add an outer part to the failure's field path, as serialize functions
+ * return from a failed part: `name` (NULL or "" for none) then "[index]"
+ * when index >= 0. The first call starts the path from the name already
+ * recorded (reduced to its last member: "b->pos.x" gives "x"), so that
+ * leaf, element, struct calls give "players[2].position.x". failure.field
+ * then points into the reader, valid while the reader is. Does nothing
+ * while the reader has not failed. Returns false. */
+bool bitsift_reader_fail_in(bitsift_reader *r, const char *name, int64_t index);
 
 static inline bool bitsift_reader_ok(const bitsift_reader *r)
 {
@@ -481,6 +501,8 @@ typedef struct bitsift_writer {
     uint64_t bit_pos;
     uint64_t bit_limit; /* 8 * capacity, UINT64_MAX when measuring */
     bitsift_failure failure;
+    uint32_t path_start; /* as bitsift_reader's */
+    char path[BITSIFT_FAILURE_PATH_MAX];
 } bitsift_writer;
 
 void bitsift_writer_init(bitsift_writer *w, void *data, size_t capacity);
@@ -489,6 +511,8 @@ void bitsift_writer_init_measure(bitsift_writer *w);
 bool bitsift_writer_fail(bitsift_writer *w, bitsift_error kind, const char *why, uint64_t expected,
                          uint64_t got);
 void bitsift_writer_name_failure(bitsift_writer *w, const char *field);
+/* bitsift_reader_fail_in for a writer. */
+bool bitsift_writer_fail_in(bitsift_writer *w, const char *name, int64_t index);
 
 static inline bool bitsift_writer_ok(const bitsift_writer *w)
 {
@@ -551,6 +575,96 @@ bool bitsift_compressed_float_steps(float min, float max, float res, uint32_t *s
                                     unsigned *bits);
 
 /* ------------------------------------------------------------------ */
+/* Smallest-three quaternions                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * smallest_three(bits): the index of the largest component in 2 bits,
+ * then the three others, each `bits` bits (2..31) spread evenly over
+ * [-0.707107, 0.707107]; the largest is rebuilt as
+ * sqrt(1 - a^2 - b^2 - c^2):
+ *
+ *   +---------+-----------+-----------+-----------+
+ *   | largest | 1st other | 2nd other | 3rd other |   others in x, y, z, w
+ *   | 2 bits  | bits      | bits      | bits      |   order, largest skipped
+ *   +---------+-----------+-----------+-----------+
+ *
+ * q holds x, y, z, w. The reader also keeps what it read (largest and the
+ * raw integers, raw[largest] = 0); the writer sends those again while the
+ * three sent components still equal what they decode to, so that
+ * write(read(p)) gives p back bit for bit even where two raw values
+ * decode to the same float. Otherwise it sends q afresh: the largest
+ * magnitude as `largest`, q negated when that component is negative (q
+ * and -q are the same rotation), each other component quantized. All the
+ * float arithmetic is in the library (built with -ffp-contract=off), so
+ * no compiler setting of the caller's can change a bit.
+ */
+typedef struct bitsift_smallest_three {
+    float q[4];      /* x, y, z, w */
+    uint8_t largest; /* read: the index sent */
+    uint32_t raw[4]; /* read: the integers sent */
+} bitsift_smallest_three;
+
+/* Fails with argument when bits is not 2..31; any raw values are valid. */
+bool bitsift_read_smallest_three(bitsift_reader *r, unsigned bits, bitsift_smallest_three *q);
+bool bitsift_write_smallest_three(bitsift_writer *w, unsigned bits,
+                                  const bitsift_smallest_three *q);
+/* One component: the float of a raw integer, and the nearest raw integer
+ * of a float (clamped into range). */
+float bitsift_smallest_three_dequantize(unsigned bits, uint32_t raw);
+uint32_t bitsift_smallest_three_quantize(unsigned bits, float v);
+
+/* ------------------------------------------------------------------ */
+/* Sparse arrays                                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A sparse array is a subset of `max` slots, held by the caller as
+ * present[max] (and its elements wherever it likes). The four encodings
+ * of the article's scenes, elements in increasing slot order:
+ *
+ *   FLAGS     for each slot: bool present, then the element if present
+ *   INDICES   count int(0, max); per element: int(0, max - 1) slot, element
+ *   SENTINEL  per element: int(0, max) slot, element; slot max ends
+ *   RELATIVE  count int(0, max); per element: the slot on the object
+ *             index ladder relative to the previous slot (-1 first) with
+ *             max_objects = max, element
+ *
+ * A reader fails with range when a slot is not above the previous one
+ * ("sparse index not above the previous one", expected previous + 1) or
+ * not below max ("sparse index beyond the array", expected max - 1).
+ * An iteration: begin, then next until it returns false, serializing the
+ * element at `index` after each true; next returns false at the end and
+ * on a failure (the stream says which). The reader clears present[] in
+ * begin and sets each slot it reads; it leaves absent elements alone.
+ * max is 1..65536.
+ */
+typedef enum bitsift_sparse_encoding {
+    BITSIFT_SPARSE_FLAGS = 0,
+    BITSIFT_SPARSE_INDICES = 1,
+    BITSIFT_SPARSE_SENTINEL = 2,
+    BITSIFT_SPARSE_RELATIVE = 3
+} bitsift_sparse_encoding;
+
+typedef struct bitsift_sparse {
+    bitsift_sparse_encoding encoding;
+    uint32_t max;
+    bool *present;     /* read: filled; write: only read */
+    uint32_t count;    /* elements: sent (INDICES, RELATIVE) or counted */
+    uint32_t done;     /* elements so far */
+    int64_t index;     /* the current element's slot, -1 before the first */
+    uint32_t next;     /* FLAGS: the next slot to look at */
+} bitsift_sparse;
+
+bool bitsift_read_sparse_begin(bitsift_reader *r, bitsift_sparse *s,
+                               bitsift_sparse_encoding encoding, bool *present, uint32_t max);
+bool bitsift_read_sparse_next(bitsift_reader *r, bitsift_sparse *s);
+bool bitsift_write_sparse_begin(bitsift_writer *w, bitsift_sparse *s,
+                                bitsift_sparse_encoding encoding, const bool *present,
+                                uint32_t max);
+bool bitsift_write_sparse_next(bitsift_writer *w, bitsift_sparse *s);
+
+/* ------------------------------------------------------------------ */
 /* One definition for both directions                                  */
 /* ------------------------------------------------------------------ */
 
@@ -586,82 +700,155 @@ bool bitsift_compressed_float_steps(float min, float max, float res, uint32_t *s
  */
 enum { BITSIFT_READ = 0, BITSIFT_WRITE = 1, BITSIFT_MEASURE = 2 };
 
-#define BITSIFT__SERIALIZE_FAIL(stream, mode, field)                        \
-    do {                                                                    \
-        if ((mode) == BITSIFT_READ)                                         \
-            bitsift_reader_name_failure((bitsift_reader *)(stream), field); \
-        else                                                                \
-            bitsift_writer_name_failure((bitsift_writer *)(stream), field); \
-        return false;                                                       \
-    } while (0)
+/* The failure of a part: name it `field` (unless already named), then,
+ * when `parent` is not NULL or `index` >= 0, add the part it belongs to
+ * ("position" of a vector, "scores[3]" of an array element). */
+bool bitsift__serialize_failed(void *stream, int mode, const char *parent, int64_t index,
+                               const char *field);
+#define BITSIFT__SERIALIZE_FAIL_AT(stream, mode, parent, field) \
+    return bitsift__serialize_failed(stream, mode, BITSIFT__PARENT_NAME parent, \
+                                     BITSIFT__PARENT_INDEX parent, field)
+/* A parent is (name, index). */
+#define BITSIFT__PARENT_NAME(name, index)  (name)
+#define BITSIFT__PARENT_INDEX(name, index) ((int64_t)(index))
+#define BITSIFT__NO_PARENT                 ((const char *)NULL, -1)
+#define BITSIFT__SERIALIZE_FAIL(stream, mode, field) \
+    BITSIFT__SERIALIZE_FAIL_AT(stream, mode, BITSIFT__NO_PARENT, field)
 
 /* In READ mode the destination is only stored to, never loaded: it may be
  * uninitialised (loading an indeterminate bool or enum is undefined). */
-#define BITSIFT__SERIALIZE_SCALAR(stream, mode, value, ctype, read_call, write_call) \
-    do {                                                                             \
-        ctype bitsift_v_ = (mode) == BITSIFT_READ ? (ctype)0 : (ctype)(value);       \
-        bool bitsift_ok_ = (mode) == BITSIFT_READ                                    \
-                               ? read_call((bitsift_reader *)(stream), &bitsift_v_)  \
-                               : write_call((bitsift_writer *)(stream), bitsift_v_); \
-        if (BITSIFT_UNLIKELY(!bitsift_ok_))                                          \
-            BITSIFT__SERIALIZE_FAIL(stream, mode, #value);                           \
-        if ((mode) == BITSIFT_READ)                                                  \
-            (value) = bitsift_v_;                                                    \
+#define BITSIFT__SERIALIZE_SCALAR(stream, mode, parent, name, value, ctype, read_call, write_call) \
+    do {                                                                                           \
+        ctype bitsift_v_ = (mode) == BITSIFT_READ ? (ctype)0 : (ctype)(value);                     \
+        bool bitsift_ok_ = (mode) == BITSIFT_READ                                                  \
+                               ? read_call((bitsift_reader *)(stream), &bitsift_v_)                \
+                               : write_call((bitsift_writer *)(stream), bitsift_v_);               \
+        if (BITSIFT_UNLIKELY(!bitsift_ok_))                                                        \
+            BITSIFT__SERIALIZE_FAIL_AT(stream, mode, parent, name);                                \
+        if ((mode) == BITSIFT_READ)                                                                \
+            (value) = bitsift_v_;                                                                  \
     } while (0)
 
-#define bitsift_serialize_bool(stream, mode, value) \
-    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, bool, bitsift_read_bool, bitsift_write_bool)
-#define bitsift_serialize_uint8(stream, mode, value) \
-    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, uint8_t, bitsift_read_uint8, bitsift_write_uint8)
-#define bitsift_serialize_uint16(stream, mode, value)                             \
-    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, uint16_t, bitsift_read_uint16, \
+/* The same with arguments between the stream and the value. */
+#define BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, ctype, read_fn, write_fn, ...) \
+    do {                                                                                          \
+        ctype bitsift_v_ = (mode) == BITSIFT_READ ? (ctype)0 : (ctype)(value);                    \
+        bool bitsift_ok_ = (mode) == BITSIFT_READ                                                 \
+                               ? read_fn((bitsift_reader *)(stream), __VA_ARGS__, &bitsift_v_)    \
+                               : write_fn((bitsift_writer *)(stream), __VA_ARGS__, bitsift_v_);   \
+        if (BITSIFT_UNLIKELY(!bitsift_ok_))                                                       \
+            BITSIFT__SERIALIZE_FAIL_AT(stream, mode, parent, name);                               \
+        if ((mode) == BITSIFT_READ)                                                               \
+            (value) = bitsift_v_;                                                                 \
+    } while (0)
+
+/*
+ * One leaf per field type, named explicitly: bitsift__leaf_<keyword>(stream,
+ * mode, parent, name, value, parameters...). The trailing arguments are
+ * variadic so that a caller can pass an empty parameter list (see
+ * bitsift_serialize_named).
+ */
+#define bitsift__leaf_bool(stream, mode, parent, name, value, ...) \
+    BITSIFT__SERIALIZE_SCALAR(stream, mode, parent, name, value, bool, bitsift_read_bool, \
+                              bitsift_write_bool)
+#define bitsift__leaf_uint8(stream, mode, parent, name, value, ...) \
+    BITSIFT__SERIALIZE_SCALAR(stream, mode, parent, name, value, uint8_t, bitsift_read_uint8, \
+                              bitsift_write_uint8)
+#define bitsift__leaf_uint16(stream, mode, parent, name, value, ...) \
+    BITSIFT__SERIALIZE_SCALAR(stream, mode, parent, name, value, uint16_t, bitsift_read_uint16, \
                               bitsift_write_uint16)
-#define bitsift_serialize_uint32(stream, mode, value)                             \
-    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, uint32_t, bitsift_read_uint32, \
+#define bitsift__leaf_uint32(stream, mode, parent, name, value, ...) \
+    BITSIFT__SERIALIZE_SCALAR(stream, mode, parent, name, value, uint32_t, bitsift_read_uint32, \
                               bitsift_write_uint32)
-#define bitsift_serialize_uint64(stream, mode, value)                             \
-    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, uint64_t, bitsift_read_uint64, \
+#define bitsift__leaf_uint64(stream, mode, parent, name, value, ...) \
+    BITSIFT__SERIALIZE_SCALAR(stream, mode, parent, name, value, uint64_t, bitsift_read_uint64, \
                               bitsift_write_uint64)
-#define bitsift_serialize_float(stream, mode, value) \
-    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, float, bitsift_read_float, bitsift_write_float)
-#define bitsift_serialize_double(stream, mode, value)                           \
-    BITSIFT__SERIALIZE_SCALAR(stream, mode, value, double, bitsift_read_double, \
+#define bitsift__leaf_float(stream, mode, parent, name, value, ...) \
+    BITSIFT__SERIALIZE_SCALAR(stream, mode, parent, name, value, float, bitsift_read_float, \
+                              bitsift_write_float)
+#define bitsift__leaf_double(stream, mode, parent, name, value, ...) \
+    BITSIFT__SERIALIZE_SCALAR(stream, mode, parent, name, value, double, bitsift_read_double, \
                               bitsift_write_double)
-
-/* Expands `call` once with the reader, once with the writer; `args` are the
- * arguments between the stream and the value. */
-#define BITSIFT__SERIALIZE_WITH(stream, mode, value, ctype, read_fn, write_fn, ...)             \
-    do {                                                                                        \
-        ctype bitsift_v_ = (mode) == BITSIFT_READ ? (ctype)0 : (ctype)(value);                  \
-        bool bitsift_ok_ = (mode) == BITSIFT_READ                                               \
-                               ? read_fn((bitsift_reader *)(stream), __VA_ARGS__, &bitsift_v_)  \
-                               : write_fn((bitsift_writer *)(stream), __VA_ARGS__, bitsift_v_); \
-        if (BITSIFT_UNLIKELY(!bitsift_ok_))                                                     \
-            BITSIFT__SERIALIZE_FAIL(stream, mode, #value);                                      \
-        if ((mode) == BITSIFT_READ)                                                             \
-            (value) = bitsift_v_;                                                               \
+#define bitsift__leaf_bits(stream, mode, parent, name, value, ...) \
+    BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, uint64_t, bitsift_read_bits, \
+                            bitsift_write_bits, __VA_ARGS__)
+#define bitsift__leaf_int(stream, mode, parent, name, value, ...) \
+    BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, int64_t, bitsift_read_int, \
+                            bitsift_write_int, __VA_ARGS__)
+#define bitsift__leaf_compressed_float(stream, mode, parent, name, value, ...)             \
+    BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, float,                      \
+                            bitsift_read_compressed_float, bitsift_write_compressed_float, \
+                            __VA_ARGS__)
+#define bitsift__leaf_int_relative(stream, mode, parent, name, value, ...)                         \
+    BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, int32_t, bitsift_read_int_relative, \
+                            bitsift_write_int_relative, __VA_ARGS__)
+#define bitsift__leaf_object_index(stream, mode, parent, name, value, ...)                         \
+    BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, int32_t, bitsift_read_object_index, \
+                            bitsift_write_object_index, __VA_ARGS__)
+#define bitsift__leaf_sequence_relative(stream, mode, parent, name, value, ...)        \
+    BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, uint16_t,               \
+                            bitsift_read_sequence_relative, bitsift_write_sequence_relative, \
+                            __VA_ARGS__)
+#define bitsift__leaf_ack_relative(stream, mode, parent, name, value, ...)                         \
+    BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, uint16_t, bitsift_read_ack_relative, \
+                            bitsift_write_ack_relative, __VA_ARGS__)
+#define bitsift__leaf_smallest_three(stream, mode, parent, name, value, ...)                      \
+    do {                                                                                          \
+        if (!((mode) == BITSIFT_READ                                                              \
+                  ? bitsift_read_smallest_three((bitsift_reader *)(stream), __VA_ARGS__, &(value)) \
+                  : bitsift_write_smallest_three((bitsift_writer *)(stream), __VA_ARGS__,         \
+                                                 &(value))))                                      \
+            BITSIFT__SERIALIZE_FAIL_AT(stream, mode, parent, name);                               \
+    } while (0)
+#define bitsift__leaf_string(stream, mode, parent, name, value, ...)                              \
+    do {                                                                                          \
+        if (!((mode) == BITSIFT_READ                                                              \
+                  ? bitsift_read_string((bitsift_reader *)(stream), (value), __VA_ARGS__, NULL)   \
+                  : bitsift_write_string((bitsift_writer *)(stream), (value), __VA_ARGS__)))      \
+            BITSIFT__SERIALIZE_FAIL_AT(stream, mode, parent, name);                               \
+    } while (0)
+#define bitsift__leaf_bytes(stream, mode, parent, name, value, ...)                               \
+    do {                                                                                          \
+        if (!((mode) == BITSIFT_READ                                                              \
+                  ? bitsift_read_bytes((bitsift_reader *)(stream), (value), __VA_ARGS__)          \
+                  : bitsift_write_bytes((bitsift_writer *)(stream), (value), __VA_ARGS__)))       \
+            BITSIFT__SERIALIZE_FAIL_AT(stream, mode, parent, name);                               \
     } while (0)
 
+/* The article's macros: the field expression names a failure ("b->x"). */
+#define bitsift_serialize_bool(stream, mode, value) \
+    bitsift__leaf_bool(stream, mode, BITSIFT__NO_PARENT, #value, value, 0)
+#define bitsift_serialize_uint8(stream, mode, value) \
+    bitsift__leaf_uint8(stream, mode, BITSIFT__NO_PARENT, #value, value, 0)
+#define bitsift_serialize_uint16(stream, mode, value) \
+    bitsift__leaf_uint16(stream, mode, BITSIFT__NO_PARENT, #value, value, 0)
+#define bitsift_serialize_uint32(stream, mode, value) \
+    bitsift__leaf_uint32(stream, mode, BITSIFT__NO_PARENT, #value, value, 0)
+#define bitsift_serialize_uint64(stream, mode, value) \
+    bitsift__leaf_uint64(stream, mode, BITSIFT__NO_PARENT, #value, value, 0)
+#define bitsift_serialize_float(stream, mode, value) \
+    bitsift__leaf_float(stream, mode, BITSIFT__NO_PARENT, #value, value, 0)
+#define bitsift_serialize_double(stream, mode, value) \
+    bitsift__leaf_double(stream, mode, BITSIFT__NO_PARENT, #value, value, 0)
 #define bitsift_serialize_bits(stream, mode, value, n) \
-    BITSIFT__SERIALIZE_WITH(stream, mode, value, uint64_t, bitsift_read_bits, bitsift_write_bits, n)
-#define bitsift_serialize_int(stream, mode, value, min, max)                                   \
-    BITSIFT__SERIALIZE_WITH(stream, mode, value, int64_t, bitsift_read_int, bitsift_write_int, \
-                            min, max)
-#define bitsift_serialize_compressed_float(stream, mode, value, min, max, res)         \
-    BITSIFT__SERIALIZE_WITH(stream, mode, value, float, bitsift_read_compressed_float, \
-                            bitsift_write_compressed_float, min, max, res)
-#define bitsift_serialize_int_relative(stream, mode, previous, current)                \
-    BITSIFT__SERIALIZE_WITH(stream, mode, current, int32_t, bitsift_read_int_relative, \
-                            bitsift_write_int_relative, previous)
-#define bitsift_serialize_object_index(stream, mode, previous, current, max_objects)   \
-    BITSIFT__SERIALIZE_WITH(stream, mode, current, int32_t, bitsift_read_object_index, \
-                            bitsift_write_object_index, previous, max_objects)
-#define bitsift_serialize_sequence_relative(stream, mode, sequence1, sequence2)                \
-    BITSIFT__SERIALIZE_WITH(stream, mode, sequence2, uint16_t, bitsift_read_sequence_relative, \
-                            bitsift_write_sequence_relative, sequence1)
-#define bitsift_serialize_ack_relative(stream, mode, sequence, ack)                 \
-    BITSIFT__SERIALIZE_WITH(stream, mode, ack, uint16_t, bitsift_read_ack_relative, \
-                            bitsift_write_ack_relative, sequence)
+    bitsift__leaf_bits(stream, mode, BITSIFT__NO_PARENT, #value, value, n)
+#define bitsift_serialize_int(stream, mode, value, min, max) \
+    bitsift__leaf_int(stream, mode, BITSIFT__NO_PARENT, #value, value, min, max)
+#define bitsift_serialize_compressed_float(stream, mode, value, min, max, res) \
+    bitsift__leaf_compressed_float(stream, mode, BITSIFT__NO_PARENT, #value, value, min, max, res)
+#define bitsift_serialize_int_relative(stream, mode, previous, current) \
+    bitsift__leaf_int_relative(stream, mode, BITSIFT__NO_PARENT, #current, current, previous)
+#define bitsift_serialize_object_index(stream, mode, previous, current, max_objects)         \
+    bitsift__leaf_object_index(stream, mode, BITSIFT__NO_PARENT, #current, current, previous, \
+                               max_objects)
+#define bitsift_serialize_sequence_relative(stream, mode, sequence1, sequence2)          \
+    bitsift__leaf_sequence_relative(stream, mode, BITSIFT__NO_PARENT, #sequence2, sequence2, \
+                                    sequence1)
+#define bitsift_serialize_ack_relative(stream, mode, sequence, ack) \
+    bitsift__leaf_ack_relative(stream, mode, BITSIFT__NO_PARENT, #ack, ack, sequence)
+/* A bitsift_smallest_three `value` of `bits` bits per sent component. */
+#define bitsift_serialize_smallest_three(stream, mode, value, bits) \
+    bitsift__leaf_smallest_three(stream, mode, BITSIFT__NO_PARENT, #value, value, bits)
 
 #define bitsift_serialize_align(stream, mode)                                            \
     do {                                                                                 \
@@ -678,28 +865,113 @@ enum { BITSIFT_READ = 0, BITSIFT_WRITE = 1, BITSIFT_MEASURE = 2 };
     } while (0)
 
 /* bytes(n) into/from the array `data` (at least n bytes). */
-#define bitsift_serialize_bytes(stream, mode, data, n)                             \
-    do {                                                                           \
-        if (!((mode) == BITSIFT_READ                                               \
-                  ? bitsift_read_bytes((bitsift_reader *)(stream), (data), (n))    \
-                  : bitsift_write_bytes((bitsift_writer *)(stream), (data), (n)))) \
-            BITSIFT__SERIALIZE_FAIL(stream, mode, #data);                          \
-    } while (0)
+#define bitsift_serialize_bytes(stream, mode, data, n) \
+    bitsift__leaf_bytes(stream, mode, BITSIFT__NO_PARENT, #data, data, n)
 
 /* string(bufsize) into/from the char array `buf` of bufsize bytes. */
-#define bitsift_serialize_string(stream, mode, buf, bufsize)                                \
-    do {                                                                                    \
-        if (!((mode) == BITSIFT_READ                                                        \
-                  ? bitsift_read_string((bitsift_reader *)(stream), (buf), (bufsize), NULL) \
-                  : bitsift_write_string((bitsift_writer *)(stream), (buf), (bufsize))))    \
-            BITSIFT__SERIALIZE_FAIL(stream, mode, #buf);                                    \
-    } while (0)
+#define bitsift_serialize_string(stream, mode, buf, bufsize) \
+    bitsift__leaf_string(stream, mode, BITSIFT__NO_PARENT, #buf, buf, bufsize)
 
 /* A sub-object serialized by another serialize function. */
 #define bitsift_serialize_object(stream, mode, fn, object) \
     do {                                                   \
         if (!fn(stream, mode, object))                     \
             return false;                                  \
+    } while (0)
+
+/*
+ * Field paths. The article's macros name a failure by the field's
+ * expression; code that wants the path of the field with its array
+ * indices ("players[2].position.x") names its parts instead:
+ *
+ *   bitsift_serialize_named(stream, mode, "health", int, p->health, (0, 200));
+ *   bitsift_serialize_named(stream, mode, "alive", bool, p->alive, ());
+ *
+ * reads or writes a leaf of the field type `kind` (a keyword of the
+ * schema language: bits, bool, uint8..uint64, int, float, double,
+ * compressed_float, string, bytes, int_relative, object_index,
+ * sequence_relative, ack_relative, smallest_three) with its parameters in
+ * parentheses, in the order of the bitsift_read_<kind> function, and
+ * names a failure "health". A call that serializes a part (a struct, an
+ * array element) adds the outer parts as the failure returns through it:
+ *
+ *   bitsift_serialize_in(stream, mode, "players", k,
+ *                        serialize_player(stream, mode, &s->players[k]));
+ *
+ * evaluates the call and, when it fails, adds "players[k]" (index -1:
+ * only the name; name NULL: only the index) in front of the path and
+ * returns false. The path is kept in the reader or writer
+ * (BITSIFT_FAILURE_PATH_MAX bytes) and failure.field points at it.
+ */
+#define BITSIFT__UNPAREN(...) __VA_ARGS__
+#define bitsift_serialize_named(stream, mode, name, kind, value, params) \
+    bitsift__leaf_##kind(stream, mode, BITSIFT__NO_PARENT, name, value, BITSIFT__UNPAREN params)
+
+bool bitsift__serialize_failed_in(void *stream, int mode, const char *name, int64_t index);
+#define bitsift_serialize_in(stream, mode, name, index, call)                            \
+    do {                                                                                 \
+        if (BITSIFT_UNLIKELY(!(call)))                                                   \
+            return bitsift__serialize_failed_in(stream, mode, name, (int64_t)(index));   \
+    } while (0)
+
+/* Vectors: `n` (2..4) components x, y, z, w of one field type, held as
+ * an array, a failure named "name.x" ... "name.w":
+ *
+ *   bitsift_serialize_vector(stream, mode, "position", 3, p->position,
+ *                            compressed_float, (-4096.0f, 4096.0f, 0.01f));
+ */
+#define BITSIFT__COMPONENT_NAME(k) ((k) == 0 ? "x" : (k) == 1 ? "y" : (k) == 2 ? "z" : "w")
+#define bitsift_serialize_vector(stream, mode, name, n, vec, kind, params)                  \
+    do {                                                                                    \
+        for (int bitsift_k_ = 0; bitsift_k_ < (n); bitsift_k_++)                            \
+            bitsift__leaf_##kind(stream, mode, (name, -1), BITSIFT__COMPONENT_NAME(bitsift_k_),   \
+                                 (vec)[bitsift_k_], BITSIFT__UNPAREN params);               \
+    } while (0)
+
+/* An element of an array of leaves, a failure named "name[index]":
+ *
+ *   for (int k = 0; k < s->score_count; k++)
+ *       bitsift_serialize_element(stream, mode, "scores", k, s->scores[k], int, (0, 999));
+ */
+#define bitsift_serialize_element(stream, mode, name, index, value, kind, params) \
+    bitsift__leaf_##kind(stream, mode, (name, index), "", value, BITSIFT__UNPAREN params)
+
+/* Sparse arrays: begin, then a loop over next, then end; `it` is a
+ * bitsift_sparse variable, `name` names a failure of the array's own
+ * bits (count, flags, indices):
+ *
+ *   bitsift_sparse it;
+ *   bitsift_serialize_sparse_begin(stream, mode, it, "objects",
+ *                                  BITSIFT_SPARSE_RELATIVE, s->present, 1024);
+ *   while (bitsift_serialize_sparse_next(stream, mode, it))
+ *       bitsift_serialize_in(stream, mode, "objects", it.index,
+ *                            serialize_object(stream, mode, &s->objects[it.index]));
+ *   bitsift_serialize_sparse_end(stream, mode, it, "objects");
+ */
+#define bitsift_serialize_sparse_begin(stream, mode, it, name, encoding, present, max)          \
+    do {                                                                                        \
+        if (!((mode) == BITSIFT_READ                                                            \
+                  ? bitsift_read_sparse_begin((bitsift_reader *)(stream), &(it), encoding,      \
+                                              (present), (max))                                 \
+                  : bitsift_write_sparse_begin((bitsift_writer *)(stream), &(it), encoding,     \
+                                               (present), (max))))                              \
+            BITSIFT__SERIALIZE_FAIL(stream, mode, name);                                        \
+    } while (0)
+#define bitsift_serialize_sparse_next(stream, mode, it)                    \
+    ((mode) == BITSIFT_READ                                                \
+         ? bitsift_read_sparse_next((bitsift_reader *)(stream), &(it))     \
+         : bitsift_write_sparse_next((bitsift_writer *)(stream), &(it)))
+/* A failure in next is named as the schema decoder names it: after the
+ * last slot visited ("objects[4]" when slot 4's flag or element came
+ * last), the array alone before the first. */
+#define BITSIFT__SPARSE_FAILED_SLOT(it) \
+    ((it).encoding == BITSIFT_SPARSE_FLAGS ? (int64_t)(it).next - 1 : (it).index)
+#define bitsift_serialize_sparse_end(stream, mode, it, name)                                 \
+    do {                                                                                     \
+        if (!((mode) == BITSIFT_READ ? bitsift_reader_ok((bitsift_reader *)(stream))         \
+                                     : bitsift_writer_ok((bitsift_writer *)(stream))))       \
+            return bitsift__serialize_failed(stream, mode, name,                             \
+                                             BITSIFT__SPARSE_FAILED_SLOT(it), "");           \
     } while (0)
 
 #define BITSIFT_SERIALIZE_FUNCTIONS(prefix, type, fn)                        \
