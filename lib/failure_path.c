@@ -111,3 +111,16 @@ bool bitsift__serialize_failed_in(void *stream, int mode, const char *name, int6
         return bitsift_reader_fail_in(stream, name, index);
     return bitsift_writer_fail_in(stream, name, index);
 }
+
+bool bitsift_serialize_refuse(void *stream, int mode, const char *name, uint64_t at,
+                              const char *why, uint64_t expected, uint64_t got)
+{
+    if (mode == BITSIFT_READ) {
+        bitsift_reader_fail(stream, BITSIFT_E_RANGE, at, why, expected, got);
+        bitsift_reader_name_failure(stream, name);
+    } else {
+        bitsift_writer_fail(stream, BITSIFT_E_VALUE, why, expected, got);
+        bitsift_writer_name_failure(stream, name);
+    }
+    return false;
+}

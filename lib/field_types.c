@@ -66,7 +66,7 @@ bitsift_field_type field_type_of(enum op_code code)
     return (unsigned)code < OP_CODE_COUNT ? (bitsift_field_type)types[code] : BITSIFT_FIELD_STRUCT;
 }
 
-static enum field_params params_of(enum op_code code)
+enum field_params field_params_of(enum op_code code)
 {
 #define PARAMS_ROW(op, keyword, params, ...) [op] = params,
     static const uint8_t params[OP_CODE_COUNT] = {SCHEMA_FIELD_TYPES(PARAMS_ROW)};
@@ -100,7 +100,7 @@ int field_spelling(const bitsift_schema *s, const struct schema_op *op, char *bu
      * type; so is every type without parameters. */
     if (op->type != field_type_of((enum op_code)op->code) || op->code == OP_STRUCT)
         return snprintf(buf, size, "%s", bitsift_field_type_name((bitsift_field_type)op->type));
-    switch (params_of((enum op_code)op->code)) {
+    switch (field_params_of((enum op_code)op->code)) {
     case PARAMS_WIDTH:
         return snprintf(buf, size, "%s(%u)", keyword, op->width);
     case PARAMS_RANGE:

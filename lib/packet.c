@@ -96,11 +96,11 @@ bool bitsift_packet_read_begin(bitsift_reader *r, const bitsift_framing *f, uint
 {
     if (BITSIFT_UNLIKELY(f->num_types == 0))
         return bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, 0, "framing needs num_types >= 1", 1, 0);
-    for (uint32_t i = 0; i < f->prefix_bytes; i++) {
-        uint8_t ignored;
-        if (!bitsift_read_uint8(r, &ignored))
-            return false;
-    }
+    /* The prefix is one field: a short one fails where it starts, as the
+     * schema decoder reports it. */
+    const uint8_t *prefix;
+    if (f->prefix_bytes && !bitsift_read_bytes_view(r, f->prefix_bytes, &prefix))
+        return false;
     if (f->crc) {
         uint64_t at = bitsift_reader_bit_pos(r);
         uint32_t stored;

@@ -174,6 +174,8 @@ int field_spelling(const bitsift_schema *s, const struct schema_op *op, char *bu
 void field_size(const struct schema_op *op, uint64_t *min, uint64_t *max);
 /* What a decode with a visitor does with an op of this code. */
 enum visit_kind field_visit(enum op_code code);
+/* The parameters its spelling takes (the table's params column). */
+enum field_params field_params_of(enum op_code code);
 /* One raw window of a leaf: `width` bits (0..57), accepted when
  * raw - lo <= span (unsigned), value base + raw. */
 struct field_window {
@@ -253,6 +255,7 @@ struct schema_field {
     int32_t op; /* the op that reads it */
     bitsift_field_source src; /* where it is written (bitsift_schema_field_source) */
     bool has_src;             /* src filled (the parser fills each field once) */
+    const char *type_name;    /* a struct-typed field: its struct's name; NULL else */
 };
 
 struct schema_packet {

@@ -1436,8 +1436,10 @@ static bool compile_field(struct compiler *c, size_t stmt_start)
         if (ts.ncomponents && op->code != OP_STRUCT && op->code != OP_ARRAY)
             tok_span(c, ts.comp_first, ts.comp_last, &field->src.type_start,
                      &field->src.type_end);
-        if (ts.decl && op->code == OP_STRUCT)
+        if (ts.decl && op->code == OP_STRUCT) {
             decl_body_span(c, ts.decl, &field->src.body_start, &field->src.body_end);
+            field->type_name = compile_strdup(c, ts.decl->name->text, ts.decl->name->len);
+        }
         if (op->code == OP_ENUM) {
             field->src.body_start = c->s->enums[op->enum_id].items_start;
             field->src.body_end = c->s->enums[op->enum_id].items_end;

@@ -59,7 +59,7 @@ static const struct command commands[] = {
     {"reseal", cmd_reseal, "soPI", "FILE...", "store the right CRC into packet files", 1},
     {"diagnose", cmd_diagnose, "sfpFcqSE", "INPUT...",
      "find the schema change that explains failing packets (first -s: the schema)", 1},
-    {"gen", cmd_gen, "sopN", "TARGET", "write code from a schema: a Wireshark dissector (wireshark)",
+    {"gen", cmd_gen, "sopN", "TARGET", "write code from a schema: a Wireshark dissector (wireshark), C (c)",
      1},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
@@ -126,7 +126,7 @@ static void help(void)
            "      --allow-empty     validate, diagnose: exit 0, not 3, when no packet was read\n"
            "  -o, --output PATH     encode: raw packet files into directory PATH, or\n"
            "                        one packet into file PATH; seeds: the directory;\n"
-           "                        reseal: the resealed file; gen: the file to write\n"
+           "                        reseal: the resealed file; gen: the file (c: directory)\n"
            "      --protocol ID     reseal: the protocol id (instead of a schema)\n"
            "      --prefix N        reseal: bytes before the CRC field (with --protocol)\n"
            "      --in-place        reseal: rewrite each FILE\n"

@@ -30,6 +30,7 @@ struct everything {
     uint8_t raw[4];
     bitsift_smallest_three q;
     float pos[3];
+    float path[2][3];
     int64_t iv[2];
     bool present[8];
     struct item items[8];
@@ -71,6 +72,8 @@ static bool serialize_everything(void *stream, const int mode, struct everything
     bitsift_serialize_vector(stream, mode, "iv", 2, e->iv, int, (-5, 5));
     for (int k = 0; k < 4; k++)
         bitsift_serialize_element(stream, mode, "scores", k, e->scores[k], int, (0, 9));
+    for (int k = 0; k < 2; k++)
+        bitsift_serialize_vector_element(stream, mode, "path", k, 3, e->path[k], float, ());
     bitsift_sparse it;
     bitsift_serialize_sparse_begin(stream, mode, it, "items", BITSIFT_SPARSE_RELATIVE, e->present,
                                    8);

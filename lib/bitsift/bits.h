@@ -815,6 +815,40 @@ bool bitsift__serialize_failed(void *stream, int mode, const char *parent, int64
             BITSIFT__SERIALIZE_FAIL_AT(stream, mode, parent, name);                               \
     } while (0)
 
+/* An enum is int(min, max) on the wire; its names are the caller's to
+ * check (bitsift_serialize_refuse). */
+#define bitsift__leaf_enum(stream, mode, parent, name, value, ...) \
+    bitsift__leaf_int(stream, mode, parent, name, value, __VA_ARGS__)
+/* check(value) and align take no destination: `value` is the marker. */
+#define bitsift__leaf_check(stream, mode, parent, name, value, ...)                          \
+    do {                                                                                     \
+        if (!((mode) == BITSIFT_READ ? bitsift_read_check((bitsift_reader *)(stream), value) \
+                                     : bitsift_write_check((bitsift_writer *)(stream), value))) \
+            BITSIFT__SERIALIZE_FAIL_AT(stream, mode, parent, name);                          \
+    } while (0)
+#define bitsift__leaf_align(stream, mode, parent, name, value, ...)                          \
+    do {                                                                                     \
+        (void)(value);                                                                       \
+        if (!((mode) == BITSIFT_READ ? bitsift_read_align((bitsift_reader *)(stream))        \
+                                     : bitsift_write_align((bitsift_writer *)(stream))))     \
+            BITSIFT__SERIALIZE_FAIL_AT(stream, mode, parent, name);                          \
+    } while (0)
+
+/* The stream's bit position, for a check that refuses a field after
+ * reading it (bitsift_serialize_refuse). */
+static inline uint64_t bitsift_serialize_bit(const void *stream, int mode)
+{
+    return mode == BITSIFT_READ ? ((const bitsift_reader *)stream)->bit_pos
+                                : ((const bitsift_writer *)stream)->bit_pos;
+}
+
+/* Refuse a value that read or would be written correctly but that the
+ * protocol does not allow (an enum value with no name, a value outside a
+ * list): a reader fails with range at bit `at` (where the field starts),
+ * a writer with value; the failure is named `name`. Returns false. */
+bool bitsift_serialize_refuse(void *stream, int mode, const char *name, uint64_t at,
+                              const char *why, uint64_t expected, uint64_t got);
+
 /* The article's macros: the field expression names a failure ("b->x"). */
 #define bitsift_serialize_bool(stream, mode, value) \
     bitsift__leaf_bool(stream, mode, BITSIFT__NO_PARENT, #value, value, 0)
@@ -926,6 +960,16 @@ bool bitsift__serialize_failed_in(void *stream, int mode, const char *name, int6
         for (int bitsift_k_ = 0; bitsift_k_ < (n); bitsift_k_++)                            \
             bitsift__leaf_##kind(stream, mode, (name, -1), BITSIFT__COMPONENT_NAME(bitsift_k_),   \
                                  (vec)[bitsift_k_], BITSIFT__UNPAREN params);               \
+    } while (0)
+
+/* A vector that is element `index` of the array `name`: failures named
+ * "name[index].x" ... */
+#define bitsift_serialize_vector_element(stream, mode, name, index, n, vec, kind, params)   \
+    do {                                                                                    \
+        for (int bitsift_k_ = 0; bitsift_k_ < (n); bitsift_k_++)                            \
+            bitsift__leaf_##kind(stream, mode, (name, index),                               \
+                                 BITSIFT__COMPONENT_NAME(bitsift_k_), (vec)[bitsift_k_],    \
+                                 BITSIFT__UNPAREN params);                                  \
     } while (0)
 
 /* An element of an array of leaves, a failure named "name[index]":

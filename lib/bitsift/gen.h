@@ -6,6 +6,8 @@
  *   bitsift_gen_wireshark   a Lua dissector for Wireshark and tshark (4.0,
  *                           Lua 5.2) that decodes the schema's packets
  *                           exactly as bitsift_decode does
+ *   bitsift_gen_c           C types and serialize functions over
+ *                           <bitsift/bits.h>, wire-identical to the schema
  *
  * Every generator takes the same options and writes to a stdio stream; the
  * caller owns the stream (bitsift gen writes a temporary file and renames
@@ -34,6 +36,13 @@ typedef struct bitsift_gen_options {
      * preference). */
     const uint16_t *ports;
     size_t port_count;
+    /* C: the largest C struct (an estimate of its sizeof) a schema may
+     * make; 0 for the default, 16 MiB. */
+    uint64_t max_struct_bytes;
+    /* Where a generator that refuses a schema says why ("snapshot.entities:
+     * the C struct would take ..."); NULL for nowhere. */
+    char *error;
+    size_t error_size;
 } bitsift_gen_options;
 
 /* Write a Wireshark Lua dissector for every packet type of `s` to `out`.
@@ -41,6 +50,17 @@ typedef struct bitsift_gen_options {
  * name, too many ports) or BITSIFT_E_IO (a write failed). */
 bitsift_error bitsift_gen_wireshark(const bitsift_schema *s, const bitsift_gen_options *options,
                                     FILE *out);
+
+/* Write C for `s`: the types to `header` (to be saved as NAME.h, NAME the
+ * options' name or the schema's), the serialize functions to `source`
+ * (NAME.c, which includes "NAME.h"). Both need only <bitsift/bits.h>
+ * and compile warning-free as C99 and C++17 (-Wall -Wextra -pedantic).
+ * Returns BITSIFT_OK, BITSIFT_E_ARGUMENT (a bad name), BITSIFT_E_LIMIT (a
+ * struct above max_struct_bytes), BITSIFT_E_SCHEMA (a construct it does
+ * not support yet), BITSIFT_E_NOMEM or BITSIFT_E_IO; options->error says
+ * which field. */
+bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *options,
+                            FILE *header, FILE *source);
 
 #ifdef __cplusplus
 }

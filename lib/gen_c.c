@@ -1,0 +1,1231 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gen_c.c -- `bitsift gen c`: a compiled schema written as C that a game
+ * compiles into its own code: one header (the types) and one source (the
+ * serialize functions), both including only <bitsift/bits.h>.
+ *
+ *   header   enum constants per schema enum; a struct per schema struct
+ *            and per packet type; the packet as a type tag and a union;
+ *            the framing; the function prototypes
+ *   source   one serialize function per struct and packet type, written
+ *            once for read, write and measure with libbitsift's serialize
+ *            macros (the mode is a constant in each caller, so the
+ *            compiler keeps one direction per caller); <name>_read,
+ *            <name>_write and <name>_measure for whole packets
+ *
+ * This is one more walker of the compiled ops. What a field is comes from
+ * the field-type table: the macro is bitsift_serialize_named(..., kind,
+ * ...) with the row's keyword as `kind`, its parameters are printed by
+ * the row's params column, its C type follows the row's value kind. Only
+ * what C needs beyond that is here: member types, loops, conditions.
+ *
+ * Every name that reaches the output is a schema identifier (letters,
+ * digits, '_'), renamed when it is a C or C++ keyword; every string is
+ * written as an escaped literal (c_string): nothing in a schema can end a
+ * comment or a string and add code of its own. Floats are written as
+ * exact hexadecimal literals, and all float arithmetic stays inside
+ * libbitsift, so the generated code gives the same bits whatever the
+ * compiler's floating-point settings.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitsift/gen.h"
+#include "schema_internal.h"
+
+#define GEN_C_DEFAULT_MAX_BYTES (16u << 20)
+#define GEN_C_MAX_DEPTH         (BITSIFT_SCHEMA_MAX_DEPTH + 2)
+
+/* One C struct type: a schema struct (by name) or a packet type. */
+struct c_type {
+    const char *name;  /* the schema's name */
+    uint32_t first, end; /* the ops of the instance it is generated from */
+    bool packet;
+    uint64_t bytes; /* an estimate of sizeof, for the size limit */
+};
+
+struct cgen {
+    const bitsift_schema *s;
+    const char *prefix;
+    FILE *out;
+    uint64_t max_bytes;
+    char *error;
+    size_t error_size;
+    bitsift_error status;
+    struct c_type *types;
+    size_t ntypes;
+    /* Per body being written: each op's member path ("pos", "sub.x"),
+     * and the op that keeps each slot. */
+    char **member;
+    int32_t *slot_op;
+    unsigned loop; /* loop variables in use: k1, k2, ... */
+};
+
+static bool refuse(struct cgen *g, bitsift_error e, const char *fmt, ...)
+{
+    if (g->status == BITSIFT_OK) {
+        g->status = e;
+        if (g->error && g->error_size) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(g->error, g->error_size, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return false;
+}
+
+/* ---- names ---------------------------------------------------------------- */
+
+/* C99, C11 and C++17 keywords and alternative tokens, and the names the
+ * generated functions use for their own variables. */
+static const char *const reserved[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+    "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "const", "const_cast",
+    "constexpr", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast",
+    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+    "reinterpret_cast", "restrict", "return", "short", "signed", "sizeof", "static",
+    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+    "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "_Alignas", "_Alignof",
+    "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
+    "_Thread_local", "NULL", "errno", "assert", "offsetof", "main"};
+
+/* A schema name as a C identifier into buf (size > 1): as is, or with '_'
+ * added when it is reserved (`int` becomes `int_`). Schema names are
+ * identifiers already; any other byte becomes '_', so that no text can
+ * escape. Returns the length written. */
+static size_t c_name(char *buf, size_t size, const char *name)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p && n + 2 < size; p++) {
+        bool keep = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                    (*p >= '0' && *p <= '9' && n > 0) || *p == '_';
+        buf[n] = keep ? (char)*p : '_';
+        n++;
+    }
+    buf[n] = '\0';
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (strcmp(buf, reserved[i]) == 0) {
+            buf[n++] = '_';
+            buf[n] = '\0';
+            break;
+        }
+    return n;
+}
+
+static void put_name(FILE *out, const char *name)
+{
+    char buf[80];
+    c_name(buf, sizeof buf, name);
+    fputs(buf, out);
+}
+
+/* A string as a C literal: printable ASCII as is except quotes, '\\',
+ * '?' (trigraphs) and '*' '/' pairs, everything else as octal. */
+static void c_string(FILE *out, const char *text)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\' && *p != '?' && *p != '*' &&
+            *p != '/')
+            fputc(*p, out);
+        else
+            fprintf(out, "\\%03o", *p);
+    }
+    fputc('"', out);
+}
+
+static void c_int(FILE *out, int64_t v)
+{
+    if (v == INT64_MIN)
+        fputs("(-INT64_C(9223372036854775807) - 1)", out);
+    else
+        fprintf(out, "INT64_C(%" PRId64 ")", v);
+}
+
+/* A float32 as an exact hexadecimal literal (C99, C++17). */
+static void c_float(FILE *out, float f)
+{
+    fprintf(out, "%af", (double)f);
+}
+
+/* ---- types ---------------------------------------------------------------- */
+
+static const char *field_type_name(const struct cgen *g, const struct schema_op *op)
+{
+    return op->field >= 0 ? g->s->fields[op->field].type_name : NULL;
+}
+
+static bool is_composite(const struct schema_op *op)
+{
+    return op->code == OP_STRUCT &&
+           (op->type == BITSIFT_FIELD_VECTOR || op->type == BITSIFT_FIELD_QUATERNION);
+}
+
+/* The C type of a leaf's value, from the row's value kind; NULL for a
+ * leaf that keeps none (align, check). `dims` gets an array bound for
+ * bytes and strings. */
+static const char *leaf_ctype(const struct schema_op *op, uint32_t *dims, uint64_t *bytes)
+{
+    *dims = 0;
+    if (op->code == OP_SMALLEST3) {
+        *bytes = sizeof(bitsift_smallest_three);
+        return "bitsift_smallest_three";
+    }
+    switch (schema_value_kind(op)) {
+    case BITSIFT_VALUE_BOOL:
+        *bytes = 1;
+        return "bool";
+    case BITSIFT_VALUE_UINT:
+        *bytes = 8;
+        return op->code == OP_CHECK ? NULL : "uint64_t";
+    case BITSIFT_VALUE_INT:
+    case BITSIFT_VALUE_ENUM:
+        *bytes = 8;
+        return "int64_t";
+    case BITSIFT_VALUE_FLOAT:
+        *bytes = 4;
+        return "float";
+    case BITSIFT_VALUE_DOUBLE:
+        *bytes = 8;
+        return "double";
+    case BITSIFT_VALUE_BYTES:
+        *dims = op->width ? op->width : 1; /* C has no empty arrays */
+        *bytes = *dims;
+        return "uint8_t";
+    case BITSIFT_VALUE_STRING:
+        *dims = op->width;
+        *bytes = op->width;
+        return "char";
+    default:
+        *bytes = 0;
+        return NULL;
+    }
+}
+
+static struct c_type *find_type(struct cgen *g, const char *name, bool packet)
+{
+    for (size_t i = 0; i < g->ntypes; i++)
+        if (g->types[i].packet == packet && strcmp(g->types[i].name, name) == 0)
+            return &g->types[i];
+    return NULL;
+}
+
+static bool collect_types(struct cgen *g, uint32_t first, uint32_t end, unsigned depth);
+
+/* Add the struct type of ops[i] after the types it uses. */
+static bool add_type(struct cgen *g, const char *name, uint32_t first, uint32_t end, bool packet,
+                     unsigned depth)
+{
+    if (find_type(g, name, packet))
+        return true;
+    if (depth > GEN_C_MAX_DEPTH)
+        return refuse(g, BITSIFT_E_LIMIT, "struct '%s' nests too deep", name);
+    if (!collect_types(g, first, end, depth + 1))
+        return false;
+    struct c_type *t = &g->types[g->ntypes++];
+    t->name = name;
+    t->first = first;
+    t->end = end;
+    t->packet = packet;
+    t->bytes = 0;
+    return true;
+}
+
+static bool collect_types(struct cgen *g, uint32_t first, uint32_t end, unsigned depth)
+{
+    const struct schema_op *ops = g->s->ops;
+    for (uint32_t i = first; i < end; i++) {
+        const struct schema_op *op = &ops[i];
+        if (op->code == OP_STRUCT && !is_composite(op)) {
+            const char *tn = field_type_name(g, op);
+            if (!tn)
+                return refuse(g, BITSIFT_E_SCHEMA, "field '%s': struct without a type name",
+                              op->name);
+            if (!add_type(g, tn, i + 1, op->end, false, depth))
+                return false;
+            i = op->end - 1;
+        }
+    }
+    return true;
+}
+
+/* The C member(s) of the ops [first, end), flattened through ifs. */
+static bool members(struct cgen *g, uint32_t first, uint32_t end, const char *where,
+                    uint64_t *bytes)
+{
+    const struct schema_op *ops = g->s->ops;
+    FILE *out = g->out;
+    for (uint32_t i = first; i < end; i++) {
+        const struct schema_op *op = &ops[i];
+        if (op->code == OP_IF)
+            continue; /* both branches' fields are members; a comment says when */
+        uint64_t count = 1, size = 0;
+        const struct schema_op *elem = op;
+        bool array = op->code == OP_ARRAY;
+        if (array) {
+            elem = &ops[i + 1];
+            count = (uint64_t)op->max;
+            if (op->array_kind == ARRAY_INLINE) {
+                fputs("    int64_t ", out);
+                put_name(out, op->name);
+                fputs("_count;\n", out);
+                size += 8;
+            } else if (op->array_kind >= ARRAY_FLAGS) {
+                fputs("    bool ", out);
+                put_name(out, op->name);
+                fprintf(out, "_present[%" PRIu64 "];\n", count);
+                size += count;
+            }
+        }
+        char spelling[96] = "";
+        uint32_t dims = 0, comps = 0;
+        const char *ctype;
+        uint64_t one = 0;
+        if (elem->code == OP_STRUCT && !is_composite(elem)) {
+            const struct c_type *t = find_type(g, field_type_name(g, elem), false);
+            fputs("    struct ", out);
+            put_name(out, g->prefix);
+            fputc('_', out);
+            put_name(out, t->name);
+            fputc(' ', out);
+            one = t->bytes;
+            ctype = "";
+            snprintf(spelling, sizeof spelling, "%s", "");
+        } else {
+            const struct schema_op *leaf = elem;
+            if (is_composite(elem)) {
+                leaf = &ops[(elem - ops) + 1];
+                comps = elem->end - (uint32_t)(elem - ops) - 1;
+            }
+            ctype = leaf_ctype(leaf, &dims, &one);
+            if (!ctype)
+                goto next; /* align, check: nothing to keep */
+            field_spelling(g->s, leaf, spelling, sizeof spelling);
+            fprintf(out, "    %s ", ctype);
+            if (comps)
+                one *= comps;
+            if (dims)
+                one = dims;
+        }
+        put_name(out, op->name);
+        if (array)
+            fprintf(out, "[%" PRIu64 "]", count);
+        if (comps)
+            fprintf(out, "[%u]", comps);
+        if (dims)
+            fprintf(out, "[%u]", dims);
+        fputc(';', out);
+        if (spelling[0]) {
+            /* The spelling is made of keywords, numbers and identifiers;
+             * written as a C string's contents anyway, so that no text
+             * could end the comment. */
+            fputs(" /* ", out);
+            for (const char *p = spelling; *p; p++)
+                fputc(*p == '*' || *p == '/' ? '_' : *p, out);
+            if (comps)
+                fprintf(out, " x %u", comps);
+            fputs(" */", out);
+        }
+        fputc('\n', out);
+        size = sat_add(size, sat_mul(one, count));
+        *bytes = sat_add(*bytes, size);
+        if (*bytes > g->max_bytes)
+            return refuse(g, BITSIFT_E_LIMIT,
+                          "%s.%s: the C struct would take %" PRIu64
+                          " bytes or more, above the limit of %" PRIu64 " bytes",
+                          where, op->name, *bytes, g->max_bytes);
+    next:
+        if (array || op->code == OP_STRUCT)
+            i = op->end - 1;
+    }
+    return true;
+}
+
+static bool emit_types(struct cgen *g)
+{
+    FILE *out = g->out;
+    for (size_t i = 0; i < g->ntypes; i++) {
+        struct c_type *t = &g->types[i];
+        fprintf(out, "\n/* %s ", t->packet ? "packet" : "struct");
+        put_name(out, t->name);
+        fputs(" */\nstruct ", out);
+        put_name(out, g->prefix);
+        fputc('_', out);
+        put_name(out, t->name);
+        fputs(" {\n", out);
+        uint64_t bytes = 0;
+        if (t->first == t->end) {
+            fputs("    char empty_; /* no fields: C needs a member */\n", out);
+            bytes = 1;
+        }
+        if (!members(g, t->first, t->end, t->name, &bytes))
+            return false;
+        fputs("};\n", out);
+        t->bytes = bytes;
+    }
+    return true;
+}
+
+static void emit_enums(struct cgen *g)
+{
+    const bitsift_schema *s = g->s;
+    FILE *out = g->out;
+    for (uint32_t e = 0; e < s->enum_count; e++) {
+        const struct schema_enum *en = &s->enums[e];
+        fputs("\n/* enum ", out);
+        put_name(out, en->name);
+        fprintf(out, ": int(%" PRId64 ", %" PRId64 ") on the wire, held as int64_t */\n",
+                en->min, en->max);
+        for (uint32_t k = 0; k < en->count; k++) {
+            const struct schema_enum_value *v = &s->enum_values[en->first + k];
+            fputs("#define ", out);
+            put_name(out, g->prefix);
+            fputc('_', out);
+            put_name(out, en->name);
+            fputc('_', out);
+            put_name(out, v->name);
+            fputc(' ', out);
+            c_int(out, v->value);
+            fputc('\n', out);
+        }
+    }
+}
+
+/* ---- serialize functions ---------------------------------------------------- */
+
+static void indent(FILE *out, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        fputs("    ", out);
+}
+
+/* Member paths of the ops a body can refer to (not inside arrays). */
+static void assign_members(struct cgen *g, uint32_t first, uint32_t end, const char *prefix)
+{
+    const struct schema_op *ops = g->s->ops;
+    for (uint32_t i = first; i < end; i++) {
+        const struct schema_op *op = &ops[i];
+        if (op->slot >= 0 && (uint32_t)op->slot < SCHEMA_MAX_SLOTS)
+            g->slot_op[op->slot] = (int32_t)i;
+        if (op->code == OP_IF)
+            continue;
+        size_t n = strlen(prefix) + 80;
+        char *m = malloc(n);
+        if (m) {
+            memcpy(m, prefix, strlen(prefix));
+            c_name(m + strlen(prefix), 80, op->name);
+        }
+        free(g->member[i]);
+        g->member[i] = m;
+        if (op->code == OP_STRUCT && !is_composite(op) && m) {
+            char *p = malloc(strlen(m) + 2);
+            if (p) {
+                sprintf(p, "%s.", m);
+                assign_members(g, i + 1, op->end, p);
+                free(p);
+            }
+            i = op->end - 1;
+        } else if (op->code == OP_ARRAY || op->code == OP_STRUCT) {
+            i = op->end - 1;
+        }
+    }
+}
+
+/* The value an op keeps, as an int64_t C expression. */
+static bool slot_expr(struct cgen *g, int64_t slot, FILE *out)
+{
+    if (slot < 0 || slot >= SCHEMA_MAX_SLOTS || g->slot_op[slot] < 0 ||
+        !g->member[g->slot_op[slot]])
+        return refuse(g, BITSIFT_E_SCHEMA, "a reference the C generator cannot follow");
+    fprintf(out, "((int64_t)v->%s)", g->member[g->slot_op[slot]]);
+    return true;
+}
+
+/* An if's condition from its postfix expression. */
+static bool condition(struct cgen *g, const struct schema_op *op)
+{
+    const bitsift_schema *s = g->s;
+    char *stack[SCHEMA_MAX_EXPR];
+    size_t sizes[SCHEMA_MAX_EXPR];
+    unsigned n = 0;
+    bool ok = true;
+    for (uint32_t k = 0; k < op->expr_count && ok; k++) {
+        const struct expr_item *x = &s->expr[op->expr_first + k];
+        char *text = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
+        if (!f) {
+            ok = refuse(g, BITSIFT_E_NOMEM, "out of memory");
+            break;
+        }
+        static const char *const ops2[] = {[EXPR_EQ] = "==", [EXPR_NE] = "!=", [EXPR_LT] = "<",
+                                           [EXPR_LE] = "<=", [EXPR_GT] = ">", [EXPR_GE] = ">=",
+                                           [EXPR_AND] = "&&", [EXPR_OR] = "||"};
+        switch (x->code) {
+        case EXPR_CONST:
+            c_int(f, x->value);
+            break;
+        case EXPR_SLOT:
+            ok = slot_expr(g, x->value, f);
+            break;
+        case EXPR_NOT:
+            if (n < 1) {
+                ok = false;
+                break;
+            }
+            fprintf(f, "(int64_t)!(%s)", stack[n - 1]);
+            free(stack[--n]);
+            break;
+        default:
+            if (n < 2) {
+                ok = false;
+                break;
+            }
+            fprintf(f, "(int64_t)(%s %s %s)", stack[n - 2], ops2[x->code], stack[n - 1]);
+            free(stack[--n]);
+            free(stack[--n]);
+            break;
+        }
+        fclose(f);
+        if (!ok || n == SCHEMA_MAX_EXPR) {
+            free(text);
+            ok = false;
+            break;
+        }
+        stack[n] = text;
+        sizes[n++] = size;
+    }
+    if (ok && n == 1)
+        fprintf(g->out, "%s", stack[0]);
+    else
+        ok = refuse(g, BITSIFT_E_SCHEMA, "field '%s': a condition the C generator cannot write",
+                    op->name ? op->name : "if");
+    while (n)
+        free(stack[--n]);
+    (void)sizes;
+    return ok;
+}
+
+static bool takes_base(const struct schema_op *op)
+{
+    return op->code == OP_INT_REL || op->code == OP_OBJ_INDEX || op->code == OP_SEQ_REL ||
+           op->code == OP_ACK_REL;
+}
+
+/* A relative field's base as an int64_t expression. For previous(init):
+ * `prev_cond` says whether there is a previous element and `prev_value`
+ * is this field in it. */
+static bool base_expr(struct cgen *g, const struct schema_op *op, const char *prev_cond,
+                      const char *prev_value)
+{
+    FILE *out = g->out;
+    switch ((enum base_kind)op->base_kind) {
+    case BASE_CONST:
+        c_int(out, op->base);
+        return true;
+    case BASE_SLOT:
+        return slot_expr(g, op->base_slot, out);
+    case BASE_PREVIOUS:
+        if (prev_cond && prev_value) {
+            fprintf(out, "(%s ? (int64_t)%s : ", prev_cond, prev_value);
+            c_int(out, op->base);
+            fputc(')', out);
+        } else {
+            c_int(out, op->base);
+        }
+        return true;
+    }
+    return false;
+}
+
+/* The parameters of a leaf, from the row's params column; a relative
+ * field's base is the local `base`. */
+static void leaf_params(struct cgen *g, const struct schema_op *op)
+{
+    FILE *out = g->out;
+    fputc('(', out);
+    switch (field_params_of((enum op_code)op->code)) {
+    case PARAMS_WIDTH:
+        fprintf(out, "%uu", op->width);
+        break;
+    case PARAMS_RANGE:
+    case PARAMS_ENUM:
+        c_int(out, op->min);
+        fputs(", ", out);
+        c_int(out, op->max);
+        break;
+    case PARAMS_CFLOAT:
+        c_float(out, op->fmin);
+        fputs(", ", out);
+        c_float(out, op->fmax);
+        fputs(", ", out);
+        c_float(out, op->res);
+        break;
+    case PARAMS_MAX_OBJECTS:
+        fprintf(out, "(int32_t)base, %" PRId32, op->max_objects);
+        break;
+    case PARAMS_CHECK:
+        break;
+    case PARAMS_NONE:
+        if (takes_base(op))
+            fputs(op->code == OP_SEQ_REL || op->code == OP_ACK_REL ? "(uint16_t)base"
+                                                                    : "(int32_t)base",
+                  out);
+        break;
+    }
+    fputc(')', out);
+}
+
+/* " || bitsift__serialize_failed_in(stream, mode, "array", index)": an
+ * element's refusal adds its index to the path. */
+static void element_suffix(struct cgen *g, const char *array, const char *index)
+{
+    if (!array)
+        return;
+    fputs(" || bitsift__serialize_failed_in(stream, mode, ", g->out);
+    c_string(g->out, array);
+    fprintf(g->out, ", %s)", index);
+}
+
+/* A leaf at lvalue `lv`; an element of `array` at `index` when array is
+ * not NULL. prev_cond, prev_value: see base_expr. */
+static bool emit_leaf(struct cgen *g, const struct schema_op *op, const char *lv, const char *array,
+                      const char *index, const char *prev_cond, const char *prev_value,
+                      unsigned ind)
+{
+    FILE *out = g->out;
+    const bitsift_schema *s = g->s;
+    bool checked = op->code == OP_ENUM || op->allowed_count;
+    bool based = takes_base(op);
+    const char *name = array ? "" : op->name;
+    if (op->code == OP_CHECK || op->code == OP_ALIGN) {
+        indent(out, ind);
+        fputs("bitsift_serialize_named(stream, mode, ", out);
+        c_string(out, name);
+        if (op->code == OP_CHECK)
+            fprintf(out, ", check, 0x%08" PRIx32 "u, ());\n", op->check);
+        else
+            fputs(", align, 0, ());\n", out);
+        return true;
+    }
+    if (checked || based) {
+        indent(out, ind);
+        fputs("{\n", out);
+        ind++;
+    }
+    if (checked || (based && op->base_kind != BASE_CONST)) {
+        indent(out, ind);
+        fputs("const uint64_t at = bitsift_serialize_bit(stream, mode);\n", out);
+    }
+    if (based) {
+        bool u16 = op->code == OP_SEQ_REL || op->code == OP_ACK_REL;
+        indent(out, ind);
+        fputs("const int64_t base = ", out);
+        if (!base_expr(g, op, prev_cond, prev_value))
+            return false;
+        fputs(";\n", out);
+        if (op->base_kind != BASE_CONST) {
+            /* The decoder refuses a base its field cannot be relative to. */
+            indent(out, ind);
+            fprintf(out, "if (base < %s || base > %s)\n", u16 ? "0" : "INT32_MIN",
+                    u16 ? "65535" : "INT32_MAX");
+            indent(out, ind + 1);
+            fputs("return bitsift_serialize_refuse(stream, mode, ", out);
+            c_string(out, name);
+            fprintf(out, ", at, \"relative base out of range\", %s, (uint64_t)base)",
+                    u16 ? "65535u" : "(uint64_t)INT32_MAX");
+            element_suffix(g, array, index);
+            fputs(";\n", out);
+        }
+    }
+    indent(out, ind);
+    if (array) {
+        fputs("bitsift_serialize_element(stream, mode, ", out);
+        c_string(out, array);
+        fprintf(out, ", %s, %s, %s, ", index, lv, field_keyword((enum op_code)op->code));
+    } else {
+        fputs("bitsift_serialize_named(stream, mode, ", out);
+        c_string(out, name);
+        fprintf(out, ", %s, %s, ", field_keyword((enum op_code)op->code), lv);
+    }
+    leaf_params(g, op);
+    fputs(");\n", out);
+    if (op->code == OP_ENUM) {
+        const struct schema_enum *en = &s->enums[op->enum_id];
+        indent(out, ind);
+        fputs("if (!(", out);
+        if (en->dense) {
+            fprintf(out, "%s >= ", lv);
+            c_int(out, s->enum_values[en->first].value);
+            fprintf(out, " && %s <= ", lv);
+            c_int(out, s->enum_values[en->first + en->count - 1].value);
+        } else {
+            for (uint32_t k = 0; k < en->count; k++) {
+                fprintf(out, "%s%s == ", k ? " || " : "", lv);
+                c_int(out, s->enum_values[en->first + k].value);
+            }
+        }
+        if (!en->count)
+            fputs("0", out);
+        fputs("))\n", out);
+        indent(out, ind + 1);
+        fputs("return bitsift_serialize_refuse(stream, mode, ", out);
+        c_string(out, name);
+        fprintf(out,
+                ", at, \"value has no name in its enum\", %" PRIu64
+                "u, (uint64_t)%s - %" PRIu64 "u)",
+                (uint64_t)op->max - (uint64_t)op->min, lv, (uint64_t)op->min);
+        element_suffix(g, array, index);
+        fputs(";\n", out);
+    }
+    if (op->allowed_count) {
+        indent(out, ind);
+        fputs("if (!(", out);
+        for (uint32_t k = 0; k < op->allowed_count; k++) {
+            fprintf(out, "%s(int64_t)%s == ", k ? " || " : "", lv);
+            c_int(out, s->allowed[op->allowed_first + k]);
+        }
+        fputs("))\n", out);
+        indent(out, ind + 1);
+        fputs("return bitsift_serialize_refuse(stream, mode, ", out);
+        c_string(out, name);
+        fprintf(out, ", at, \"value not allowed by the schema\", %" PRIu64 "u, (uint64_t)%s)",
+                (uint64_t)s->allowed[op->allowed_first], lv);
+        element_suffix(g, array, index);
+        fputs(";\n", out);
+    }
+    if (checked || based) {
+        ind--;
+        indent(out, ind);
+        fputs("}\n", out);
+    }
+    return true;
+}
+
+static bool emit_body(struct cgen *g, uint32_t first, uint32_t end, bool has_prev, unsigned ind);
+
+/* In READ mode, the fields of a branch not taken take their defaults,
+ * as the decoder's slots do, so that later conditions, counts and bases
+ * see the same values. */
+static void emit_defaults(struct cgen *g, uint32_t first, uint32_t end, unsigned ind)
+{
+    const struct schema_op *ops = g->s->ops;
+    bool any = false;
+    for (uint32_t i = first; i < end; i++) {
+        const struct schema_op *op = &ops[i];
+        if (op->code == OP_ARRAY || (op->code == OP_STRUCT && is_composite(op))) {
+            i = op->end - 1;
+            continue;
+        }
+        if (op->slot < 0 || !g->member[i] || op->code == OP_IF || op->code == OP_STRUCT)
+            continue;
+        uint32_t dims;
+        uint64_t bytes;
+        const char *ctype = leaf_ctype(op, &dims, &bytes);
+        if (!ctype || dims)
+            continue;
+        if (!any) {
+            indent(g->out, ind);
+            fputs("if (mode == BITSIFT_READ) {\n", g->out);
+            any = true;
+        }
+        indent(g->out, ind + 1);
+        fprintf(g->out, "v->%s = (%s)", g->member[i], ctype);
+        c_int(g->out, op->absent_int);
+        fputs(";\n", g->out);
+    }
+    if (any) {
+        indent(g->out, ind);
+        fputs("}\n", g->out);
+    }
+}
+
+static bool emit_struct_call(struct cgen *g, const struct schema_op *op, const char *lv,
+                             const char *prev_lv, const char *array, const char *index,
+                             unsigned ind)
+{
+    FILE *out = g->out;
+    indent(out, ind);
+    fputs("bitsift_serialize_in(stream, mode, ", out);
+    c_string(out, array ? array : op->name);
+    fprintf(out, ", %s, ", array ? index : "-1");
+    put_name(out, g->prefix);
+    fputs("_serialize_", out);
+    put_name(out, field_type_name(g, op));
+    fprintf(out, "(stream, mode, &%s, %s));\n", lv, prev_lv);
+    return true;
+}
+
+static bool emit_array(struct cgen *g, uint32_t i, unsigned ind)
+{
+    const struct schema_op *ops = g->s->ops, *op = &ops[i], *elem = &ops[i + 1];
+    FILE *out = g->out;
+    const char *m = g->member[i];
+    unsigned k = ++g->loop;
+    if (!m)
+        return refuse(g, BITSIFT_E_NOMEM, "out of memory");
+    if (is_composite(elem)) {
+        const struct schema_op *comp = elem + 1;
+        if (comp->code == OP_ENUM || comp->allowed_count || takes_base(comp))
+            return refuse(g, BITSIFT_E_SCHEMA,
+                          "field '%s': vectors of enums or constrained components are not "
+                          "supported by gen c yet",
+                          op->name);
+    }
+    indent(out, ind);
+    fputs("{\n", out);
+    ind++;
+    bool sparse = op->array_kind >= ARRAY_FLAGS;
+    static const char *const encodings[] = {
+        [ARRAY_FLAGS] = "BITSIFT_SPARSE_FLAGS", [ARRAY_INDICES] = "BITSIFT_SPARSE_INDICES",
+        [ARRAY_SENTINEL] = "BITSIFT_SPARSE_SENTINEL", [ARRAY_RELATIVE] = "BITSIFT_SPARSE_RELATIVE"};
+    if (sparse) {
+        indent(out, ind);
+        fprintf(out, "bitsift_sparse it%u;\n", k);
+        indent(out, ind);
+        fprintf(out, "int64_t p%u = -1; /* the previous element */\n", k);
+        indent(out, ind);
+        fprintf(out, "bitsift_serialize_sparse_begin(stream, mode, it%u, ", k);
+        c_string(out, op->name);
+        fprintf(out, ", %s, v->%s_present, %" PRId64 ");\n", encodings[op->array_kind], m,
+                op->max);
+        indent(out, ind);
+        fprintf(out, "while (bitsift_serialize_sparse_next(stream, mode, it%u)) {\n", k);
+        indent(out, ind + 1);
+        fprintf(out, "const int64_t k%u = it%u.index;\n", k, k);
+    } else {
+        indent(out, ind);
+        fprintf(out, "int64_t n%u;\n", k);
+        if (op->array_kind == ARRAY_FIXED) {
+            indent(out, ind);
+            fprintf(out, "n%u = %" PRId64 ";\n", k, op->max);
+        } else if (op->array_kind == ARRAY_COUNTED) {
+            indent(out, ind);
+            fprintf(out, "n%u = ", k);
+            if (!slot_expr(g, op->count_slot, out))
+                return false;
+            fputs(";\n", out);
+            indent(out, ind);
+            fprintf(out, "if (n%u < 0 || n%u > %" PRId64 ")\n", k, k, op->max);
+            indent(out, ind + 1);
+            fputs("return bitsift_serialize_refuse(stream, mode, ", out);
+            c_string(out, op->name);
+            fprintf(out,
+                    ", bitsift_serialize_bit(stream, mode), \"count above the array's "
+                    "maximum\", %" PRId64 "u, (uint64_t)n%u);\n",
+                    op->max, k);
+        } else {
+            indent(out, ind);
+            fputs("bitsift_serialize_named(stream, mode, ", out);
+            c_string(out, op->name);
+            fprintf(out, ", int, v->%s_count, (0, %" PRId64 "));\n", m, op->max);
+            indent(out, ind);
+            fprintf(out, "n%u = v->%s_count;\n", k, m);
+        }
+        indent(out, ind);
+        fprintf(out, "for (int64_t k%u = 0; k%u < n%u; k%u++) {\n", k, k, k, k);
+        indent(out, ind + 1);
+        fprintf(out, "const int64_t p%u = k%u - 1; /* the previous element */\n", k, k);
+        indent(out, ind + 1);
+        fprintf(out, "(void)p%u;\n", k);
+    }
+    char lv[256], prev_lv[320], prev_cond[32], prev_value[300], index[16];
+    snprintf(lv, sizeof lv, "v->%s[k%u]", m, k);
+    snprintf(index, sizeof index, "k%u", k);
+    bool ok;
+    if (is_composite(elem)) {
+        const struct schema_op *comp = elem + 1;
+        indent(out, ind + 1);
+        fputs("bitsift_serialize_vector_element(stream, mode, ", out);
+        c_string(out, op->name);
+        fprintf(out, ", k%u, %u, %s, %s, ", k, elem->end - (uint32_t)(elem - ops) - 1, lv,
+                field_keyword((enum op_code)comp->code));
+        leaf_params(g, comp);
+        fputs(");\n", out);
+        ok = true;
+    } else if (elem->code == OP_STRUCT) {
+        snprintf(prev_lv, sizeof prev_lv, "p%u >= 0 ? &v->%s[p%u] : NULL", k, m, k);
+        ok = emit_struct_call(g, elem, lv, prev_lv, op->name, index, ind + 1);
+    } else {
+        snprintf(prev_cond, sizeof prev_cond, "p%u >= 0", k);
+        snprintf(prev_value, sizeof prev_value, "v->%s[p%u]", m, k);
+        ok = emit_leaf(g, elem, lv, op->name, index, prev_cond, prev_value, ind + 1);
+    }
+    if (!ok)
+        return false;
+    if (sparse) {
+        indent(out, ind + 1);
+        fprintf(out, "p%u = k%u;\n", k, k);
+        indent(out, ind + 1);
+        fprintf(out, "(void)p%u;\n", k);
+    }
+    indent(out, ind);
+    fputs("}\n", out);
+    if (sparse) {
+        indent(out, ind);
+        fprintf(out, "bitsift_serialize_sparse_end(stream, mode, it%u, ", k);
+        c_string(out, op->name);
+        fputs(");\n", out);
+    }
+    ind--;
+    indent(out, ind);
+    fputs("}\n", out);
+    g->loop--;
+    return true;
+}
+
+static bool emit_body(struct cgen *g, uint32_t first, uint32_t end, bool has_prev, unsigned ind)
+{
+    const struct schema_op *ops = g->s->ops;
+    FILE *out = g->out;
+    for (uint32_t i = first; i < end;) {
+        const struct schema_op *op = &ops[i];
+        if (op->code == OP_IF) {
+            indent(out, ind);
+            fputs("if (", out);
+            if (!condition(g, op))
+                return false;
+            fputs(") {\n", out);
+            if (!emit_body(g, i + 1, op->else_start, has_prev, ind + 1))
+                return false;
+            emit_defaults(g, op->else_start, op->end, ind + 1);
+            indent(out, ind);
+            fputs("} else {\n", out);
+            emit_defaults(g, i + 1, op->else_start, ind + 1);
+            if (!emit_body(g, op->else_start, op->end, has_prev, ind + 1))
+                return false;
+            indent(out, ind);
+            fputs("}\n", out);
+            i = op->end;
+            continue;
+        }
+        const char *m = g->member[i];
+        if (!m)
+            return refuse(g, BITSIFT_E_NOMEM, "out of memory");
+        char lv[300], prev_value[300], prev_lv[340];
+        snprintf(lv, sizeof lv, "v->%s", m);
+        snprintf(prev_value, sizeof prev_value, "prev->%s", m);
+        if (op->code == OP_ARRAY) {
+            if (!emit_array(g, i, ind))
+                return false;
+        } else if (op->code == OP_STRUCT && is_composite(op)) {
+            const struct schema_op *comp = &ops[i + 1];
+            if (comp->code == OP_ENUM || comp->allowed_count || takes_base(comp))
+                return refuse(g, BITSIFT_E_SCHEMA,
+                              "field '%s': vectors of enums or constrained components are not "
+                              "supported by gen c yet",
+                              op->name);
+            indent(out, ind);
+            fputs("bitsift_serialize_vector(stream, mode, ", out);
+            c_string(out, op->name);
+            fprintf(out, ", %u, %s, %s, ", op->end - i - 1, lv,
+                    field_keyword((enum op_code)comp->code));
+            leaf_params(g, comp);
+            fputs(");\n", out);
+        } else if (op->code == OP_STRUCT) {
+            snprintf(prev_lv, sizeof prev_lv, "%s%s%s", has_prev ? "prev ? &prev->" : "NULL",
+                     has_prev ? m : "", has_prev ? " : NULL" : "");
+            if (!emit_struct_call(g, op, lv, prev_lv, NULL, NULL, ind))
+                return false;
+        } else if (!emit_leaf(g, op, lv, NULL, NULL, has_prev ? "prev" : NULL,
+                              has_prev ? prev_value : NULL, ind)) {
+            return false;
+        }
+        i = op->code == OP_ARRAY || op->code == OP_STRUCT ? op->end : i + 1;
+    }
+    return true;
+}
+
+static void type_name(struct cgen *g, const struct c_type *t)
+{
+    fputs("struct ", g->out);
+    put_name(g->out, g->prefix);
+    fputc('_', g->out);
+    put_name(g->out, t->name);
+}
+
+static void function_head(struct cgen *g, const struct c_type *t, bool definition)
+{
+    FILE *out = g->out;
+    fputs("bool ", out);
+    put_name(out, g->prefix);
+    fputs("_serialize_", out);
+    put_name(out, t->name);
+    fprintf(out, "(void *stream, %sint mode, ", definition ? "const " : "");
+    type_name(g, t);
+    fputs(" *v", out);
+    if (!t->packet) {
+        fputs(", const ", out);
+        type_name(g, t);
+        fputs(" *prev", out);
+    }
+    fputc(')', out);
+}
+
+static bool emit_function(struct cgen *g, const struct c_type *t)
+{
+    FILE *out = g->out;
+    for (uint32_t i = 0; i < g->s->op_count; i++) {
+        free(g->member[i]);
+        g->member[i] = NULL;
+    }
+    for (uint32_t i = 0; i < SCHEMA_MAX_SLOTS; i++)
+        g->slot_op[i] = -1;
+    assign_members(g, t->first, t->end, "");
+    fprintf(out, "\n/* %s ", t->packet ? "packet" : "struct");
+    put_name(out, t->name);
+    fputs(": read, write or measure, by mode */\n", out);
+    function_head(g, t, true);
+    fputs("\n{\n", out);
+    if (!t->packet)
+        fputs("    (void)prev;\n", out);
+    fputs("    (void)v;\n", out);
+    g->loop = 0;
+    if (!emit_body(g, t->first, t->end, !t->packet, 1))
+        return false;
+    fputs("    return true;\n}\n", out);
+    return true;
+}
+
+static bool valid_prefix(const char *name)
+{
+    if (!name || !*name || strlen(name) > 63 || (*name >= '0' && *name <= '9'))
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_'))
+            return false;
+    return true;
+}
+
+static void emit_header(struct cgen *g)
+{
+    const bitsift_schema *s = g->s;
+    FILE *out = g->out;
+    const char *p = g->prefix;
+    fputs("/* ", out);
+    put_name(out, p);
+    fputs(".h -- generated by `bitsift gen c` from protocol ", out);
+    put_name(out, s->name);
+    fputs(". Do not edit: change the\n * schema and generate again. Needs only <bitsift/bits.h> "
+          "(libbitsift). */\n#ifndef ",
+          out);
+    for (const char *c = p; *c; c++)
+        fputc(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c, out);
+    fputs("_GENERATED_H\n#define ", out);
+    for (const char *c = p; *c; c++)
+        fputc(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c, out);
+    fputs("_GENERATED_H\n\n#include <bitsift/bits.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n"
+          "#endif\n",
+          out);
+    emit_enums(g);
+}
+
+static void emit_packet_api(struct cgen *g)
+{
+    const bitsift_schema *s = g->s;
+    FILE *out = g->out;
+    fputs("\n/* The packet types, numbered as on the wire. */\n", out);
+    for (uint32_t t = 0; t < s->packet_count; t++) {
+        fputs("#define ", out);
+        put_name(out, g->prefix);
+        fputs("_TYPE_", out);
+        put_name(out, s->packets[t].name);
+        fprintf(out, " %uu\n", t);
+    }
+    fputs("\n/* A packet of any type: `type` says which member of `as` holds it. */\nstruct ", out);
+    put_name(out, g->prefix);
+    fputs("_packet {\n    uint32_t type;\n    union {\n", out);
+    for (uint32_t t = 0; t < s->packet_count; t++) {
+        const struct c_type *ct = find_type(g, s->packets[t].name, true);
+        fputs("        ", out);
+        type_name(g, ct);
+        fputc(' ', out);
+        put_name(out, s->packets[t].name);
+        fputs(";\n", out);
+    }
+    fputs("    } as;\n};\n\n/* CRC, type and end check of the protocol. */\nextern const "
+          "bitsift_framing ",
+          out);
+    put_name(out, g->prefix);
+    fputs("_framing;\n\n/* One function per struct and packet type serves all three "
+          "directions:\n * BITSIFT_READ (stream is a bitsift_reader *), BITSIFT_WRITE and "
+          "BITSIFT_MEASURE\n * (a bitsift_writer *). `prev` is the previous element of the "
+          "enclosing\n * array (NULL for none), for fields sent relative to it. */\n",
+          out);
+    for (size_t i = 0; i < g->ntypes; i++) {
+        function_head(g, &g->types[i], false);
+        fputs(";\n", out);
+    }
+    const char *p = g->prefix;
+    fputs("\n/* Read a framed packet (prefix, CRC, type, fields, end check). On failure\n"
+          " * the reader's failure names the kind, bit and field path. */\nbool ",
+          out);
+    put_name(out, p);
+    fputs("_read(bitsift_reader *r, struct ", out);
+    put_name(out, p);
+    fputs("_packet *packet);\n/* Write a sealed packet into the writer's buffer; *size gets its "
+          "bytes. */\nbool ",
+          out);
+    put_name(out, p);
+    fputs("_write(bitsift_writer *w, const struct ", out);
+    put_name(out, p);
+    fputs("_packet *packet, size_t *size);\n/* The packet's size in bits (whole bytes), 0 when "
+          "it cannot be written. */\nuint64_t ",
+          out);
+    put_name(out, p);
+    fputs("_measure(const struct ", out);
+    put_name(out, p);
+    fputs("_packet *packet);\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n", out);
+}
+
+static void emit_packet_functions(struct cgen *g)
+{
+    const bitsift_schema *s = g->s;
+    const bitsift_framing *f = &s->framing;
+    FILE *out = g->out;
+    const char *p = g->prefix;
+    fputs("\nconst bitsift_framing ", out);
+    put_name(out, p);
+    fprintf(out, "_framing = {0x%08" PRIx32 "u, %" PRIu32 "u, %s, %s, 0x%08" PRIx32 "u, %" PRIu32
+                 "u};\n",
+            f->protocol_id, f->num_types, f->crc ? "true" : "false",
+            f->end_check ? "true" : "false", f->end_check_value, f->prefix_bytes);
+    fputs("\nstatic bool serialize_packet(void *stream, const int mode, struct ", out);
+    put_name(out, p);
+    fputs("_packet *packet)\n{\n    switch (packet->type) {\n", out);
+    for (uint32_t t = 0; t < s->packet_count; t++) {
+        fprintf(out, "    case %uu:\n        return ", t);
+        put_name(out, p);
+        fputs("_serialize_", out);
+        put_name(out, s->packets[t].name);
+        fputs("(stream, mode, &packet->as.", out);
+        put_name(out, s->packets[t].name);
+        fputs(");\n", out);
+    }
+    fputs("    default:\n        return false;\n    }\n}\n\nbool ", out);
+    put_name(out, p);
+    fputs("_read(bitsift_reader *r, struct ", out);
+    put_name(out, p);
+    fputs("_packet *packet)\n{\n    uint32_t type;\n    if (!bitsift_packet_read_begin(r, &", out);
+    put_name(out, p);
+    fputs("_framing, &type)) {\n        /* Named as bitsift decode names the framing fields. */\n"
+          "        const uint64_t bit = bitsift_reader_failure(r)->bit;\n"
+          "        bitsift_reader_name_failure(r, ",
+          out);
+    if (f->prefix_bytes)
+        fprintf(out, "bit < %" PRIu64 "u ? \"\" : ", (uint64_t)8 * f->prefix_bytes);
+    if (f->crc)
+        fprintf(out, "bit < %" PRIu64 "u ? \"crc\" : ", (uint64_t)8 * f->prefix_bytes + 32);
+    fputs("\"type\");\n", out);
+    if (!f->crc && !f->prefix_bytes)
+        fputs("        (void)bit;\n", out);
+    fputs("        return false;\n    }\n    packet->type = type;\n"
+          "    if (!serialize_packet(r, BITSIFT_READ, packet))\n        return false;\n"
+          "    if (!bitsift_packet_read_end(r, &",
+          out);
+    put_name(out, p);
+    fputs("_framing)) {\n        r->failure.field = \"end_check\";\n"
+          "        return false;\n    }\n    return true;\n}\n\nbool ",
+          out);
+    put_name(out, p);
+    fputs("_write(bitsift_writer *w, const struct ", out);
+    put_name(out, p);
+    fputs("_packet *packet, size_t *size)\n{\n    if (packet->type >= ", out);
+    put_name(out, p);
+    fputs("_framing.num_types)\n        return bitsift_writer_fail(w, BITSIFT_E_VALUE, \"unknown "
+          "packet type\", ",
+          out);
+    put_name(out, p);
+    fputs("_framing.num_types - 1, packet->type);\n    return bitsift_packet_write_begin(w, &", out);
+    put_name(out, p);
+    fputs("_framing, NULL, packet->type) &&\n           serialize_packet(w, BITSIFT_WRITE, "
+          "(struct ",
+          out);
+    put_name(out, p);
+    fputs("_packet *)packet) &&\n           bitsift_packet_write_end(w, &", out);
+    put_name(out, p);
+    fputs("_framing, size);\n}\n\nuint64_t ", out);
+    put_name(out, p);
+    fputs("_measure(const struct ", out);
+    put_name(out, p);
+    fputs("_packet *packet)\n{\n    bitsift_writer m;\n    bitsift_writer_init_measure(&m);\n"
+          "    if (packet->type >= ",
+          out);
+    put_name(out, p);
+    fputs("_framing.num_types)\n        return 0;\n    return bitsift_packet_write_begin(&m, &",
+          out);
+    put_name(out, p);
+    fputs("_framing, NULL, packet->type) &&\n                   serialize_packet(&m, "
+          "BITSIFT_MEASURE, (struct ",
+          out);
+    put_name(out, p);
+    fputs("_packet *)packet) &&\n                   bitsift_packet_write_end(&m, &", out);
+    put_name(out, p);
+    fputs("_framing, NULL)\n               ? m.bit_pos\n               : 0;\n}\n", out);
+}
+
+bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *options,
+                            FILE *header, FILE *source)
+{
+    if (!s || !header || !source)
+        return BITSIFT_E_ARGUMENT;
+    struct cgen g;
+    memset(&g, 0, sizeof g);
+    g.s = s;
+    g.prefix = options && options->name ? options->name : s->name;
+    g.max_bytes = options && options->max_struct_bytes ? options->max_struct_bytes
+                                                       : GEN_C_DEFAULT_MAX_BYTES;
+    g.error = options ? options->error : NULL;
+    g.error_size = options ? options->error_size : 0;
+    if (g.error && g.error_size)
+        g.error[0] = '\0';
+    if (!valid_prefix(g.prefix))
+        return BITSIFT_E_ARGUMENT;
+    g.types = calloc((size_t)s->field_count + s->packet_count + 1, sizeof *g.types);
+    g.member = calloc((size_t)s->op_count + 1, sizeof *g.member);
+    g.slot_op = calloc(SCHEMA_MAX_SLOTS, sizeof *g.slot_op);
+    if (!g.types || !g.member || !g.slot_op) {
+        refuse(&g, BITSIFT_E_NOMEM, "out of memory");
+        goto done;
+    }
+    for (uint32_t t = 0; t < s->packet_count; t++) {
+        /* A packet's ops are its root struct and the root's body. */
+        uint32_t first = s->packets[t].first_op, end = s->packets[t].end_op;
+        if (first < end && s->ops[first].code == OP_STRUCT && s->ops[first].end == end)
+            first++;
+        if (!add_type(&g, s->packets[t].name, first, end, true, 0))
+            goto done;
+    }
+    g.out = header;
+    emit_header(&g);
+    if (!emit_types(&g))
+        goto done;
+    emit_packet_api(&g);
+    g.out = source;
+    fputs("/* ", source);
+    put_name(source, g.prefix);
+    fputs(".c -- generated by `bitsift gen c`; do not edit. */\n#include \"", source);
+    put_name(source, g.prefix);
+    fputs(".h\"\n", source);
+    for (size_t i = 0; i < g.ntypes; i++)
+        if (!emit_function(&g, &g.types[i]))
+            goto done;
+    emit_packet_functions(&g);
+    if (ferror(header) || ferror(source))
+        refuse(&g, BITSIFT_E_IO, "write error");
+done:
+    if (g.member)
+        for (uint32_t i = 0; i < s->op_count; i++)
+            free(g.member[i]);
+    free(g.member);
+    free(g.slot_op);
+    free(g.types);
+    return g.status;
+}

@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/gen-c.sh -- `bitsift gen c` on every schema of examples/, of the
+# schema tests and of the schema fuzz corpus that compiles: the output
+# must compile without a warning (-Wall -Wextra -pedantic -Werror) as C99
+# with gcc and clang and as C++17 with g++ and clang++ (the example and
+# test schemas; the corpus ones with the C compiler of the build), and
+# tests/gen_c_diff.c, linked with it, holds the generated reader and
+# writer to the schema interpreter on random valid packets of every type,
+# their truncations and bit flips (same decision, failure kind, bit and
+# field path; write(read(p)) == p). TAP.
+set -u
+top=${top_srcdir:-.}
+build=${top_builddir:-.}
+bitsift="$build/src/bitsift"
+cc=${GEN_C_CC:-cc}
+cflags=${GEN_C_CFLAGS:-}
+ldflags=${GEN_C_LDFLAGS:-}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+warn="-Wall -Wextra -pedantic -Wshadow -Werror"
+
+full=""
+for f in "$top"/examples/*.bss "$top"/tests/schema/constructs.bss "$top"/tests/gen-c/*.bss; do
+    full="$full $f"
+done
+corpus=""
+for f in "$top"/corpus/fuzz_schema/*; do
+    case " $full " in *" $f "*) continue ;; esac
+    if "$bitsift" schema "$f" >/dev/null 2>&1; then
+        corpus="$corpus $f"
+    fi
+done
+set -- $full
+nfull=$#
+set -- $corpus
+ncorpus=$#
+echo "1..$((nfull * 6 + ncorpus * 2 + 1))"
+
+i=0
+status=0
+point() { # ok|fail description
+    i=$((i + 1))
+    if [ "$1" = ok ]; then
+        echo "ok $i - $2"
+    else
+        echo "not ok $i - $2"
+        status=1
+    fi
+}
+
+# gen SCHEMA DIR: generate; the TAP point says whether it worked.
+gen() {
+    if "$bitsift" gen c --name gen -s "$1" -o "$2" 2>"$tmp/err"; then
+        point ok "$1: gen c"
+        return 0
+    fi
+    sed 's/^/# /' "$tmp/err"
+    point fail "$1: gen c"
+    return 1
+}
+
+# diff SCHEMA DIR SEEDS: build the differential driver and run it.
+diff_run() {
+    # shellcheck disable=SC2086 # the build's flag lists (sanitizers)
+    if ! $cc $cflags -std=gnu11 -I"$top/lib" -I"$build/lib" -I"$2" "$top/tests/gen_c_diff.c" \
+        "$2/gen.c" $ldflags -L"$build/lib/.libs" -lbitsift -Wl,-rpath,"$build/lib/.libs" \
+        -o "$2/diff" 2>"$tmp/err"; then
+        sed 's/^/# /' "$tmp/err"
+        point fail "$1: differential driver builds"
+        return
+    fi
+    if "$2/diff" "$1" "$3" >"$tmp/out" 2>&1; then
+        point ok "$1: generated code decides, fails and writes as the interpreter ($3 seeds per type)"
+    else
+        grep -v '^ok' "$tmp/out" | sed 's/^/# /'
+        point fail "$1: generated code decides, fails and writes as the interpreter"
+    fi
+}
+
+n=0
+for f in $full; do
+    n=$((n + 1))
+    d="$tmp/full$n"
+    if ! gen "$f" "$d"; then
+        for k in 1 2 3 4 5; do point fail "$f: not generated"; done
+        continue
+    fi
+    for c in "gcc -std=c99" "clang -std=c99" "g++ -std=c++17 -x c++" "clang++ -std=c++17 -x c++"; do
+        # shellcheck disable=SC2086 # word lists
+        if $c $warn -I"$top/lib" -I"$d" -c "$d/gen.c" -o "$d/gen.o" 2>"$tmp/err"; then
+            point ok "$f: compiles with $c $warn"
+        else
+            sed 's/^/# /' "$tmp/err" | head -20
+            point fail "$f: compiles with $c $warn"
+        fi
+    done
+    diff_run "$f" "$d" 30
+    case "$f" in
+    */hostile.bss)
+        # Its comments, strings and names try to add declarations named
+        # INJECTED_n: none may reach the output.
+        if grep -n INJECTED "$d/gen.h" "$d/gen.c" | sed 's/^/# /' | grep .; then
+            point fail "$f: schema text put code into the output"
+        else
+            point ok "$f: no schema text reaches the output as code"
+        fi
+        ;;
+    esac
+done
+for f in $corpus; do
+    n=$((n + 1))
+    d="$tmp/corpus$n"
+    if gen "$f" "$d"; then
+        # shellcheck disable=SC2086
+        if ! $cc -std=c99 $warn -I"$top/lib" -I"$d" -c "$d/gen.c" -o "$d/gen.o" 2>"$tmp/err"; then
+            sed 's/^/# /' "$tmp/err" | head -20
+            point fail "$f: compiles warning-free"
+        else
+            diff_run "$f" "$d" 5
+        fi
+    else
+        point fail "$f: not generated"
+    fi
+done
+exit $status
