@@ -6,9 +6,9 @@
 #   make bench                 all sections, BENCH_REPS=9 repetitions
 #   make bench BENCH_REPS=21   steadier medians on a busy machine
 bench_programs = bench/bench_reader bench/bench_crc bench/bench_schema bench/bench_e2e \
-	bench/pcap_loop bench/bench_diagnose
+	bench/pcap_loop bench/bench_diagnose bench/bench_gen_c
 EXTRA_PROGRAMS += bench/bench_reader bench/bench_crc bench/bench_schema bench/bench_e2e \
-	bench/pcap_loop bench/bench_diagnose
+	bench/pcap_loop bench/bench_diagnose bench/bench_gen_c
 EXTRA_DIST += bench/run.sh bench/ab.py bench/wireshark.py
 CLEANFILES += $(bench_programs) bench/shooter-1m.pcap bench/shooter-4m.pcap \
 	bench/shooter-drift-1m.pcap bench/diagnose-1m.json
@@ -46,6 +46,18 @@ bench_bench_diagnose_SOURCES = bench/bench_diagnose.c bench/bench_capture.c benc
 bench_bench_diagnose_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 bench_bench_diagnose_LDADD = lib/libbitsift.la $(PCAP_LIBS)
 bench_bench_diagnose_LDFLAGS = $(bench_link_flags)
+
+# The reader `bitsift gen c` writes for examples/shooter.bss, made here.
+bench_bench_gen_c_SOURCES = bench/bench_gen_c.c bench/bench_packets.c bench/bench_util.c
+nodist_bench_bench_gen_c_SOURCES = bench/gen_c/shooter.c
+bench_bench_gen_c_CPPFLAGS = $(AM_CPPFLAGS) -Ibench/gen_c
+bench_bench_gen_c_LDADD = lib/libbitsift.la
+bench_bench_gen_c_LDFLAGS = $(bench_link_flags)
+bench/gen_c/shooter.c: $(top_srcdir)/examples/shooter.bss src/bitsift$(EXEEXT)
+	$(AM_V_GEN)src/bitsift gen c -s $(top_srcdir)/examples/shooter.bss -o bench/gen_c
+bench/gen_c/shooter.h: bench/gen_c/shooter.c
+bench/bench_gen_c-bench_gen_c.$(OBJEXT): bench/gen_c/shooter.h
+CLEANFILES += bench/gen_c/shooter.c bench/gen_c/shooter.h
 
 bench_pcap_loop_SOURCES = bench/pcap_loop.c
 bench_pcap_loop_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)

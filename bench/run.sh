@@ -24,6 +24,7 @@ status=0
 schema="$srcdir/examples/shooter.bss"
 if [ -f "$schema" ]; then
     "$builddir/bench/bench_schema" "$schema" || status=1
+    "$builddir/bench/bench_gen_c" "$schema" || status=1
 else
     printf '%-2s %-34s %s\n' 3 "schema decode (visitor, tree)" "n/a (needs examples/shooter.bss)"
 fi

@@ -96,3 +96,33 @@ bool bitsift_write_compressed_float(bitsift_writer *w, float min, float max, flo
                                       "compressed_float needs finite min <= max and res > 0", 0, 0);
     return bitsift_write_bits(w, bits, bitsift__compressed_float_quantize(min, max, steps, value));
 }
+
+/* The same with the step count and width computed once, by the caller
+ * (generated code computes them when it is generated): no division or
+ * ceiling per value. bits must be bits_required(0, steps). */
+bool bitsift_read_compressed_float_steps(bitsift_reader *r, float min, float max, uint32_t steps,
+                                         unsigned bits, float *value)
+{
+    if (BITSIFT_UNLIKELY(bits != bitsift_bits_required(0, steps) || !(min <= max)))
+        return bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos,
+                                   "compressed_float steps and width do not match", steps, bits);
+    uint64_t at = r->bit_pos;
+    uint64_t raw;
+    if (!bitsift__read_window_bits(r, bits, &raw))
+        return false;
+    if (BITSIFT_UNLIKELY(raw > steps))
+        return bitsift_reader_fail(r, BITSIFT_E_RANGE, at, "quantized value above step count",
+                                   steps, raw);
+    *value = bitsift__compressed_float_dequantize(min, max, steps, (uint32_t)raw);
+    return true;
+}
+
+bool bitsift_write_compressed_float_steps(bitsift_writer *w, float min, float max,
+                                          uint32_t steps, unsigned bits, float value)
+{
+    if (BITSIFT_UNLIKELY(bits != bitsift_bits_required(0, steps) || !(min <= max)))
+        return bitsift__writer_misuse(w, BITSIFT_E_ARGUMENT,
+                                      "compressed_float steps and width do not match", steps,
+                                      bits);
+    return bitsift_write_bits(w, bits, bitsift__compressed_float_quantize(min, max, steps, value));
+}

@@ -512,6 +512,15 @@ static bool condition(struct cgen *g, const struct schema_op *op)
     return ok;
 }
 
+/* The serialize macro kind of a leaf: the row's keyword; a compressed
+ * float takes its precomputed form. */
+static const char *kind_name(const struct schema_op *op)
+{
+    return field_params_of((enum op_code)op->code) == PARAMS_CFLOAT
+               ? "compressed_float_steps"
+               : field_keyword((enum op_code)op->code);
+}
+
 static bool takes_base(const struct schema_op *op)
 {
     return op->code == OP_INT_REL || op->code == OP_OBJ_INDEX || op->code == OP_SEQ_REL ||
@@ -561,11 +570,12 @@ static void leaf_params(struct cgen *g, const struct schema_op *op)
         c_int(out, op->max);
         break;
     case PARAMS_CFLOAT:
+        /* The step count and width as the schema compiled them: the
+         * reader does no division per value (kind_name adds "_steps"). */
         c_float(out, op->fmin);
         fputs(", ", out);
         c_float(out, op->fmax);
-        fputs(", ", out);
-        c_float(out, op->res);
+        fprintf(out, ", %" PRIu32 "u, %uu", op->steps, op->width);
         break;
     case PARAMS_MAX_OBJECTS:
         fprintf(out, "(int32_t)base, %" PRId32, op->max_objects);
@@ -648,11 +658,11 @@ static bool emit_leaf(struct cgen *g, const struct schema_op *op, const char *lv
     if (array) {
         fputs("bitsift_serialize_element(stream, mode, ", out);
         c_string(out, array);
-        fprintf(out, ", %s, %s, %s, ", index, lv, field_keyword((enum op_code)op->code));
+        fprintf(out, ", %s, %s, %s, ", index, lv, kind_name(op));
     } else {
         fputs("bitsift_serialize_named(stream, mode, ", out);
         c_string(out, name);
-        fprintf(out, ", %s, %s, ", field_keyword((enum op_code)op->code), lv);
+        fprintf(out, ", %s, %s, ", kind_name(op), lv);
     }
     leaf_params(g, op);
     fputs(");\n", out);
@@ -845,7 +855,7 @@ static bool emit_array(struct cgen *g, uint32_t i, unsigned ind)
         fputs("bitsift_serialize_vector_element(stream, mode, ", out);
         c_string(out, op->name);
         fprintf(out, ", k%u, %u, %s, %s, ", k, elem->end - (uint32_t)(elem - ops) - 1, lv,
-                field_keyword((enum op_code)comp->code));
+                kind_name(comp));
         leaf_params(g, comp);
         fputs(");\n", out);
         ok = true;
@@ -925,7 +935,7 @@ static bool emit_body(struct cgen *g, uint32_t first, uint32_t end, bool has_pre
             fputs("bitsift_serialize_vector(stream, mode, ", out);
             c_string(out, op->name);
             fprintf(out, ", %u, %s, %s, ", op->end - i - 1, lv,
-                    field_keyword((enum op_code)comp->code));
+                    kind_name(comp));
             leaf_params(g, comp);
             fputs(");\n", out);
         } else if (op->code == OP_STRUCT) {

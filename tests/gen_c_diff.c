@@ -14,6 +14,13 @@
  * CRC (so that the fields refuse them), must be accepted or refused as
  * the interpreter decides, with the same failure kind, bit and field
  * path. TAP: one point per packet type.
+ *
+ *   gen_c_diff SCHEMA --packet FILE
+ *
+ * holds them to the interpreter on the one packet in FILE (a reference
+ * vector's bytes, tests/gen-c-vectors.sh): the same decision, failure
+ * kind, bit and path, and for a valid packet write(read(p)) == p. Prints
+ * "valid" or the failure; exit status 0 when both sides agree.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +147,39 @@ static bool check_type(const bitsift_schema *s, bitsift_tree *t, unsigned type, 
     return true;
 }
 
+static int one_packet(bitsift_schema *s, const char *path)
+{
+    static uint8_t pkt[MAX_PACKET];
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        printf("%s: cannot open\n", path);
+        return 1;
+    }
+    size_t size = fread(pkt, 1, sizeof pkt, f);
+    fclose(f);
+    int status = same_decision(s, pkt, size, path) ? 0 : 1;
+    bitsift_reader r;
+    bitsift_reader_init(&r, pkt, size);
+    if (status == 0 && gen_read(&r, &packet)) {
+        bitsift_writer w;
+        bitsift_writer_init(&w, out, sizeof out);
+        size_t written = 0;
+        if (!gen_write(&w, &packet, &written) || written != size ||
+            memcmp(out, pkt, size) != 0) {
+            printf("# %s: write(read(p)) != p\n", path);
+            status = 1;
+        } else {
+            printf("valid, written back byte for byte\n");
+        }
+    } else if (status == 0) {
+        printf("refused as the interpreter refuses it: %s at bit %llu in '%s'\n",
+               bitsift_error_name(r.failure.kind), (unsigned long long)r.failure.bit,
+               r.failure.field ? r.failure.field : "");
+    }
+    bitsift_schema_free(s);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -153,6 +193,8 @@ int main(int argc, char **argv)
         printf("Bail out! %s\n", err.message);
         return 1;
     }
+    if (argc == 4 && strcmp(argv[2], "--packet") == 0)
+        return one_packet(s, argv[3]);
     bitsift_tree *t = bitsift_tree_create(s);
     if (!t) {
         printf("Bail out! out of memory\n");

@@ -96,6 +96,11 @@ TESTS += tests/header-modes.sh
 # C++17 and reads, refuses and writes exactly as the schema interpreter.
 EXTRA_DIST += tests/gen-c.sh tests/gen_c_diff.c tests/gen-c/hostile.bss tests/gen-c/arrays.bss
 TESTS += tests/gen-c.sh
+if HAVE_JANSSON
+# The reference vectors, turned into schemas, through generated code.
+EXTRA_DIST += tests/gen-c-vectors.sh
+TESTS += tests/gen-c-vectors.sh
+endif
 
 # Every source file names its license (SPDX).
 EXTRA_DIST += tests/spdx.sh

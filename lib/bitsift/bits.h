@@ -440,6 +440,12 @@ bool bitsift_read_align(bitsift_reader *r);
 bool bitsift_read_compressed_float(bitsift_reader *r, float min, float max, float res,
                                    float *value);
 
+/* The same with steps and width from bitsift_compressed_float_steps,
+ * computed once by the caller (bits must be bits_required(0, steps)):
+ * what generated code calls, with no division per value. */
+bool bitsift_read_compressed_float_steps(bitsift_reader *r, float min, float max, uint32_t steps,
+                                         unsigned bits, float *value);
+
 /* bytes(n): align, then n bytes copied to dst (which may be NULL when n is
  * 0). bitsift_read_bytes_view returns a pointer into the caller's buffer
  * instead of copying. */
@@ -549,6 +555,9 @@ bool bitsift_write_align(bitsift_writer *w);
  * (unlike the reference writer at the top of some ranges). */
 bool bitsift_write_compressed_float(bitsift_writer *w, float min, float max, float res,
                                     float value);
+/* compressed_float with precomputed steps and width (see the reader). */
+bool bitsift_write_compressed_float_steps(bitsift_writer *w, float min, float max,
+                                          uint32_t steps, unsigned bits, float value);
 bool bitsift_write_bytes(bitsift_writer *w, const void *src, size_t n);
 /* string(bufsize): len <= bufsize - 1, no NUL byte, valid UTF-8. */
 bool bitsift_write_string(bitsift_writer *w, const char *text, size_t bufsize);
@@ -779,6 +788,12 @@ bool bitsift__serialize_failed(void *stream, int mode, const char *parent, int64
     BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, float,                      \
                             bitsift_read_compressed_float, bitsift_write_compressed_float, \
                             __VA_ARGS__)
+/* compressed_float_steps(min, max, steps, bits): compressed_float with
+ * its step count and width precomputed (bitsift_compressed_float_steps). */
+#define bitsift__leaf_compressed_float_steps(stream, mode, parent, name, value, ...)       \
+    BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, float,                      \
+                            bitsift_read_compressed_float_steps,                           \
+                            bitsift_write_compressed_float_steps, __VA_ARGS__)
 #define bitsift__leaf_int_relative(stream, mode, parent, name, value, ...)                         \
     BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, int32_t, bitsift_read_int_relative, \
                             bitsift_write_int_relative, __VA_ARGS__)
