@@ -3,7 +3,7 @@
 # tests/spdx.sh -- every source, build and script file of the tree says its
 # license (BSD-3-Clause, COPYING) in an SPDX line among its first three
 # lines. TAP: one point per file; generated files (config.h, the bundled
-# schemas, the embedded Lua run time) are not the tree's sources.
+# schemas, the embedded Lua run time, bench/gen_c/) are not the tree's sources.
 set -u
 top=${top_srcdir:-.}
 cd "$top" || exit 1
@@ -13,7 +13,8 @@ files=$(find lib src tests fuzz bench examples man .ci .clusterfuzzlite bootstra
     -o -name bootstrap -o -name configure.ac -o -name Makefile.am -o -name '*.pc.in' \) \
     ! -path 'tests/cli/expected/*' ! -path 'tests/cli/data/*' ! -path 'fuzz/regressions/*' \
     ! -path 'tests/vectors*' ! -path '*/.deps/*' ! -path '*/.libs/*' \
-    ! -name config.h ! -name bundled_schemas.c ! -name gen_wireshark_lua.h 2>/dev/null | sort)
+    ! -path 'bench/gen_c/*' ! -name config.h ! -name bundled_schemas.c ! -name gen_wireshark_lua.h \
+    2>/dev/null | sort)
 n=$(printf '%s\n' "$files" | grep -c .)
 echo "1..$n"
 i=0
