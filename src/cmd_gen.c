@@ -20,22 +20,43 @@
 
 #include "cli.h"
 
+/* The generators in one shape: out[] holds the target's files in order. */
+static bitsift_error gen_wireshark(const bitsift_schema *s, const bitsift_gen_options *o,
+                                   FILE **out)
+{
+    return bitsift_gen_wireshark(s, o, out[0]);
+}
+
+static bitsift_error gen_c(const bitsift_schema *s, const bitsift_gen_options *o, FILE **out)
+{
+    return bitsift_gen_c(s, o, out[0], out[1]);
+}
+
+static bitsift_error gen_fuzz(const bitsift_schema *s, const bitsift_gen_options *o, FILE **out)
+{
+    return bitsift_gen_fuzz(s, o, out[0], out[1], out[2]);
+}
+
+#define MAX_FILES 3
+
 struct gen_target {
     const char *name;
-    bitsift_error (*generate)(const bitsift_schema *, const bitsift_gen_options *, FILE *);
-    /* Or a header and a source, NAME.h and NAME.c in the -o directory. */
-    bitsift_error (*generate_pair)(const bitsift_schema *, const bitsift_gen_options *, FILE *,
-                                   FILE *);
+    bitsift_error (*generate)(const bitsift_schema *, const bitsift_gen_options *, FILE **);
+    /* NULL: -o names the one file; else -o is a directory and these are
+     * the files' names in it, "%s" the generated code's name. */
+    const char *files[MAX_FILES];
     bool takes_ports;
     const char *summary;
 };
 
 static const struct gen_target targets[] = {
-    {"wireshark", bitsift_gen_wireshark, NULL, true, "a Lua dissector for Wireshark and tshark"},
-    {"c", NULL, bitsift_gen_c, false, "C types and serialize functions (-o DIR: NAME.h, NAME.c)"},
+    {"wireshark", gen_wireshark, {NULL}, true, "a Lua dissector for Wireshark and tshark"},
+    {"c", gen_c, {"%s.h", "%s.c"}, false,
+     "C types and serialize functions (-o DIR: NAME.h, NAME.c)"},
+    {"fuzz", gen_fuzz, {"%s.h", "%s.c", "fuzz_%s.c"}, false,
+     "gen c and a libFuzzer harness for its reader (-o DIR: ..., fuzz_NAME.c)"},
 };
 #define TARGET_COUNT (sizeof targets / sizeof targets[0])
-
 static const struct gen_target *find_target(const char *name)
 {
     for (size_t i = 0; i < TARGET_COUNT; i++)
@@ -92,21 +113,20 @@ static void report(const struct gen_target *t, const bitsift_schema *s,
 }
 
 /* Generate into temporary files beside the outputs, then rename them
- * there: paths[0] (and paths[1] for a pair). */
+ * there: paths[0 .. files). */
 static int write_atomically(const struct gen_target *t, const bitsift_schema *s,
-                            const bitsift_gen_options *o, const char *const paths[2])
+                            const bitsift_gen_options *o, const char *const *paths, int files)
 {
-    int files = t->generate_pair ? 2 : 1;
-    FILE *out[2] = {NULL, NULL};
-    char *tmp[2] = {NULL, NULL};
+    FILE *out[MAX_FILES] = {NULL};
+    char *tmp[MAX_FILES] = {NULL};
     bitsift_error e = BITSIFT_OK;
     int saved = 0;
+    bool opened = true;
     const char *failed = paths[0];
-    for (int i = 0; i < files; i++)
-        if (!(out[i] = open_temp(paths[i], &tmp[i])))
-            e = BITSIFT_E_LIMIT; /* reported by open_temp */
-    if (e == BITSIFT_OK) {
-        e = files == 2 ? t->generate_pair(s, o, out[0], out[1]) : t->generate(s, o, out[0]);
+    for (int i = 0; i < files && opened; i++)
+        opened = (out[i] = open_temp(paths[i], &tmp[i])) != NULL;
+    if (opened) {
+        e = t->generate(s, o, out);
         saved = errno;
     }
     for (int i = 0; i < files; i++) {
@@ -116,22 +136,21 @@ static int write_atomically(const struct gen_target *t, const bitsift_schema *s,
             failed = paths[i];
         }
     }
-    for (int i = 0; i < files && e == BITSIFT_OK; i++)
+    for (int i = 0; i < files && opened && e == BITSIFT_OK; i++)
         if (rename(tmp[i], paths[i]) != 0) {
             e = BITSIFT_E_IO;
             saved = errno;
             failed = paths[i];
         }
-    if (e != BITSIFT_OK) {
-        if (e != BITSIFT_E_LIMIT || tmp[files - 1])
-            report(t, s, o, e, failed, saved);
+    if (opened && e != BITSIFT_OK)
+        report(t, s, o, e, failed, saved); /* open_temp reported its own */
+    if (!opened || e != BITSIFT_OK)
         for (int i = 0; i < files; i++)
             if (tmp[i])
                 unlink(tmp[i]);
-    }
-    free(tmp[0]);
-    free(tmp[1]);
-    return e == BITSIFT_OK ? EXIT_VALID : EXIT_TROUBLE;
+    for (int i = 0; i < files; i++)
+        free(tmp[i]);
+    return opened && e == BITSIFT_OK ? EXIT_VALID : EXIT_TROUBLE;
 }
 
 int cmd_gen(struct cli *c)
@@ -148,7 +167,7 @@ int cmd_gen(struct cli *c)
         return EXIT_TROUBLE;
     }
     if (!c->output) {
-        cli_error("gen %s: no output %s (-o)", t->name, t->generate_pair ? "directory" : "file");
+        cli_error("gen %s: no output %s (-o)", t->name, t->files[0] ? "directory" : "file");
         return EXIT_TROUBLE;
     }
     if (c->port_count && !t->takes_ports) {
@@ -162,29 +181,37 @@ int cmd_gen(struct cli *c)
     if (cli_load_schemas(c) != 0)
         return EXIT_TROUBLE;
     char error[512] = "";
-    bitsift_gen_options o = {c->name, c->ports, c->port_count, 0, error, sizeof error};
-    const char *paths[2] = {c->output, NULL};
-    char *made[2] = {NULL, NULL};
-    if (t->generate_pair) {
-        /* -o DIR: DIR/NAME.h and DIR/NAME.c, DIR made when missing. */
+    /* The fuzz harness loads the schema where it runs: its absolute path. */
+    char *schema = c->schema_path_count ? realpath(c->schema_paths[0], NULL) : NULL;
+    bitsift_gen_options o = {c->name, c->ports, c->port_count, 0, error, sizeof error, schema};
+    const char *paths[MAX_FILES] = {c->output};
+    char *made[MAX_FILES] = {NULL};
+    int files = 1;
+    if (t->files[0]) {
+        /* -o DIR: the target's files in DIR, DIR made when missing. */
         const char *name = c->name ? c->name : bitsift_schema_name(c->schemas[0]);
         if (mkdir(c->output, 0777) != 0 && errno != EEXIST) {
             cli_error("%s: %s", c->output, strerror(errno));
+            free(schema);
             return EXIT_TROUBLE;
         }
-        for (int i = 0; i < 2; i++) {
-            size_t n = strlen(c->output) + strlen(name) + 4;
-            if (!(made[i] = malloc(n))) {
-                free(made[0]);
+        for (files = 0; files < MAX_FILES && t->files[files]; files++) {
+            size_t n = strlen(c->output) + strlen(name) + strlen(t->files[files]) + 2;
+            if (!(made[files] = malloc(n))) {
+                for (int i = 0; i < files; i++)
+                    free(made[i]);
+                free(schema);
                 cli_error("out of memory");
                 return EXIT_TROUBLE;
             }
-            snprintf(made[i], n, "%s/%s.%c", c->output, name, i ? 'c' : 'h');
-            paths[i] = made[i];
+            int k = snprintf(made[files], n, "%s/", c->output);
+            snprintf(made[files] + k, n - (size_t)k, t->files[files], name);
+            paths[files] = made[files];
         }
     }
-    int rc = write_atomically(t, c->schemas[0], &o, paths);
-    free(made[0]);
-    free(made[1]);
+    int rc = write_atomically(t, c->schemas[0], &o, paths, files);
+    for (int i = 0; i < files; i++)
+        free(made[i]);
+    free(schema);
     return rc;
 }

@@ -59,7 +59,7 @@ static const struct command commands[] = {
     {"reseal", cmd_reseal, "soPI", "FILE...", "store the right CRC into packet files", 1},
     {"diagnose", cmd_diagnose, "sfpFcqSE", "INPUT...",
      "find the schema change that explains failing packets (first -s: the schema)", 1},
-    {"gen", cmd_gen, "sopN", "TARGET", "write code from a schema: a Wireshark dissector (wireshark), C (c)",
+    {"gen", cmd_gen, "sopN", "TARGET", "write code from a schema: a Wireshark dissector (wireshark), C (c), a fuzz harness (fuzz)",
      1},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

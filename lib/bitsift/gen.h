@@ -8,6 +8,7 @@
  *                           exactly as bitsift_decode does
  *   bitsift_gen_c           C types and serialize functions over
  *                           <bitsift/bits.h>, wire-identical to the schema
+ *   bitsift_gen_fuzz        the same and a libFuzzer harness for its reader
  *
  * Every generator takes the same options and writes to a stdio stream; the
  * caller owns the stream (bitsift gen writes a temporary file and renames
@@ -43,6 +44,9 @@ typedef struct bitsift_gen_options {
      * the C struct would take ..."); NULL for nowhere. */
     char *error;
     size_t error_size;
+    /* fuzz: the schema file the harness's schema-aware mutator loads at
+     * run time; NULL for CRC re-sealing only. */
+    const char *schema_path;
 } bitsift_gen_options;
 
 /* Write a Wireshark Lua dissector for every packet type of `s` to `out`.
@@ -61,6 +65,14 @@ bitsift_error bitsift_gen_wireshark(const bitsift_schema *s, const bitsift_gen_o
  * which field. */
 bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *options,
                             FILE *header, FILE *source);
+
+/* bitsift_gen_c, and a libFuzzer harness for its reader to `harness`
+ * (fuzz_NAME.c): reads every input, and a packet that reads must write
+ * back, read again and write the same bytes; the kit's mutators
+ * (<bitsift/fuzz.h>) keep inputs sealed, schema-aware when
+ * options->schema_path is set. */
+bitsift_error bitsift_gen_fuzz(const bitsift_schema *s, const bitsift_gen_options *options,
+                               FILE *header, FILE *source, FILE *harness);
 
 #ifdef __cplusplus
 }
