@@ -35,7 +35,7 @@ set -- $full
 nfull=$#
 set -- $corpus
 ncorpus=$#
-echo "1..$((nfull * 6 + ncorpus * 2 + 2))"
+echo "1..$((nfull * 6 + ncorpus * 2 + 3))"
 
 i=0
 status=0
@@ -123,6 +123,22 @@ for f in $corpus; do
         point fail "$f: not generated"
     fi
 done
+# The walk-through's example (docs/gen-c.md): a game's send and receive.
+d="$tmp/game"
+mkdir -p "$d"
+# shellcheck disable=SC2086
+if "$bitsift" gen c -s "$top/examples/shooter.bss" -o "$d/net" 2>"$tmp/err" &&
+    $cc $cflags -std=c99 $warn -I"$top/lib" -I"$d/net" "$top/examples/game_net.c" \
+        "$d/net/shooter.c" $ldflags -L"$build/lib/.libs" -lbitsift \
+        -Wl,-rpath,"$build/lib/.libs" -o "$d/game_net" 2>>"$tmp/err" &&
+    "$d/game_net" >"$tmp/out" 2>&1 && grep -q 'player 7 at (12.5, -3.25), health 180' "$tmp/out" &&
+    grep -q '^dropped: crc' "$tmp/out"; then
+    point ok "examples/game_net.c: sends and receives a snapshot through generated code"
+else
+    sed 's/^/# /' "$tmp/err" "$tmp/out" 2>/dev/null
+    point fail "examples/game_net.c: sends and receives a snapshot through generated code"
+fi
+
 # gen fuzz: the harness for shooter.bss, built with libFuzzer and run over
 # a seed corpus from `bitsift seeds` (a failed round trip aborts).
 d="$tmp/fuzz"
