@@ -402,7 +402,7 @@ static void check_edges(const bitsift_schema *s, const uint8_t *text, size_t siz
         static const char *const bad_names[] = {
             "", "2fast", "has space", "dash-ed",
             "a123456789012345678901234567890123456789012345678901234567890123"};
-        bitsift_gen_options o = {"game_2", ports, 2};
+        bitsift_gen_options o = {"game_2", ports, 2, 0, NULL, 0, NULL};
         CHECK(bitsift_gen_wireshark(s, &o, sink) == BITSIFT_OK);
         CHECK(bitsift_gen_wireshark(NULL, &o, sink) == BITSIFT_E_ARGUMENT);
         CHECK(bitsift_gen_wireshark(s, &o, NULL) == BITSIFT_E_ARGUMENT);
