@@ -86,7 +86,8 @@ for t in $targets; do
     esac
 
     mkdir -p "$work/in/$t"
-    for d in $(seed_dirs "$t" "$work/seeds") ; do
+    seeds=$(seed_dirs "$t" "$work/seeds") || exit 1
+    for d in $seeds; do
         cp "$d"/* "$work/in/$t/" 2>/dev/null
     done
     dict=$(sed -n '/^\[libfuzzer\]/,/^\[/ s/^dict *= *//p' "$srcdir/fuzz/$t.options" 2>/dev/null)

@@ -64,8 +64,9 @@ for t in $FUZZ_TARGETS; do
     done
     # shellcheck disable=SC2086
     "$CC" --coverage -o "$work/bin/replay_$t" $objs $lib_objs $(harness_libs "$t") $LIB_LIBS || exit 1
-    # shellcheck disable=SC2046
-    set -- $(seed_dirs "$t" "$work/harness/$t") || exit 1
+    seeds=$(seed_dirs "$t" "$work/harness/$t") || exit 1
+    # shellcheck disable=SC2086
+    set -- $seeds
     if ! "$work/bin/replay_$t" "$@" >"$work/replay_$t.log" 2>&1; then
         echo "coverage: replay of $t failed; see $work/replay_$t.log" >&2
         status=1

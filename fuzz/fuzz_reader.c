@@ -25,10 +25,23 @@
  *     the bits that were read;
  *   - for the relative ladders and compressed floats, what the writer
  *     writes the reader reads back (the writer never writes what the
- *     reader refuses).
+ *     reader refuses);
+ *   - a smallest-three quaternion written back as read gives the same
+ *     bits; so does a sparse array (the slots read, a one-bit element
+ *     each) in the flags, indices and sentinel encodings, and in the
+ *     relative one (a ladder: not canonical) it reads back the same;
+ *   - a record written with the serialize macros as a game writes one
+ *     (named leaves, a vector, a quaternion, a sparse array of structs,
+ *     array elements) reads, writes back to the same bits and measures
+ *     its size; when it fails, the failure names the field's path;
+ *   - a failure's field path, grown by bitsift_reader_fail_in and
+ *     bitsift_writer_fail_in as serialize code returns through its parts,
+ *     stays a NUL-terminated string of the buffer's size, and those calls
+ *     do nothing to a reader or writer that has not failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bitsift.h"
 #include "reader_ops.h"
@@ -43,6 +56,10 @@
 
 
 static uint8_t scratch[SCRATCH_BYTES];
+
+/* A sparse array's slots and one-bit elements (max is at most 65536). */
+#define SPARSE_MAX_SLOTS 65536
+static bool present[SPARSE_MAX_SLOTS], element[SPARSE_MAX_SLOTS];
 
 #define CHECK(cond)                                                                  \
     do {                                                                             \
@@ -374,11 +391,137 @@ static bool run_op(struct run_state *s, fuzz_input *prog)
     case OP_RESET:
         bitsift_reader_init(r, s->data, s->size);
         break;
+    case OP_SMALLEST_THREE: {
+        unsigned bits = fuzz_u8(prog) % 34; /* 2..31 are valid */
+        argument_error = bits < 2 || bits > 31;
+        bitsift_smallest_three q;
+        if ((ok = bitsift_read_smallest_three(r, bits, &q))) {
+            CHECK(bitsift_reader_bit_pos(r) - from == 2 + 3 * (uint64_t)bits);
+            CHECK(q.largest < 4);
+            phase = writer_at_phase(&w, from);
+            CHECK(bitsift_write_smallest_three(&w, bits, &q));
+            check_same_bits(s->data, from, bitsift_reader_bit_pos(r), &w, phase);
+            /* The same rotation negated is written afresh (quantized, not
+             * the integers kept from the read) and reads back. */
+            bitsift_smallest_three negated = q, again;
+            for (int k = 0; k < 4; k++)
+                negated.q[k] = -q.q[k];
+            bitsift_writer_init(&w, scratch, sizeof scratch);
+            CHECK(bitsift_write_smallest_three(&w, bits, &negated));
+            bitsift_reader back;
+            bitsift_reader_init(&back, scratch, bitsift_writer_bytes(&w));
+            CHECK(bitsift_read_smallest_three(&back, bits, &again));
+            for (int k = 0; k < 4; k++)
+                CHECK(again.q[k] >= -1.0f && again.q[k] <= 1.0f);
+        }
+        break;
+    }
+    case OP_SPARSE: {
+        bitsift_sparse_encoding encoding = (bitsift_sparse_encoding)(fuzz_u8(prog) % 4);
+        uint32_t max = (uint32_t)fuzz_le(prog, 3) % (SPARSE_MAX_SLOTS + 2); /* 0, 65537 bad */
+        argument_error = max == 0 || max > SPARSE_MAX_SLOTS;
+        bitsift_sparse sp;
+        uint32_t elements = 0;
+        ok = bitsift_read_sparse_begin(r, &sp, encoding, present, max);
+        while (ok && bitsift_read_sparse_next(r, &sp)) {
+            CHECK(sp.index >= 0 && (uint64_t)sp.index < max && present[sp.index]);
+            ok = bitsift_read_bool(r, &element[sp.index]);
+            elements++;
+        }
+        ok = ok && bitsift_reader_ok(r);
+        if (!ok) {
+            if (argument_error) { /* the writer refuses the same arguments */
+                bitsift_writer_init(&w, scratch, sizeof scratch);
+                CHECK(!bitsift_write_sparse_begin(&w, &sp, encoding, present, max));
+                CHECK(bitsift_writer_failure(&w)->kind == BITSIFT_E_ARGUMENT);
+            }
+            break;
+        }
+        uint32_t set = 0;
+        for (uint32_t i = 0; i < max; i++)
+            set += present[i];
+        CHECK(set == elements);
+        phase = writer_at_phase(&w, from);
+        CHECK(bitsift_write_sparse_begin(&w, &sp, encoding, present, max));
+        while (bitsift_write_sparse_next(&w, &sp))
+            CHECK(bitsift_write_bool(&w, element[sp.index]));
+        /* Into a byte string one bit too short, the writer fails and the
+         * iteration ends. */
+        uint64_t content = bitsift_writer_bit_pos(&w) - phase;
+        bitsift_writer short_w;
+        bitsift_sparse short_sp;
+        static uint8_t short_buf[SPARSE_MAX_SLOTS];
+        bitsift_writer_init(&short_w, short_buf, (size_t)((content - 1) / 8));
+        if (bitsift_write_sparse_begin(&short_w, &short_sp, encoding, present, max))
+            while (bitsift_write_sparse_next(&short_w, &short_sp))
+                (void)bitsift_write_bool(&short_w, element[short_sp.index]);
+        CHECK(!bitsift_writer_ok(&short_w));
+        if (encoding != BITSIFT_SPARSE_RELATIVE) {
+            check_same_bits(s->data, from, bitsift_reader_bit_pos(r), &w, phase);
+            break;
+        }
+        /* The slot ladder is not canonical: read it back instead. */
+        CHECK(bitsift_writer_ok(&w));
+        bitsift_reader back;
+        bitsift_reader_init(&back, scratch, bitsift_writer_bytes(&w));
+        uint64_t skipped;
+        CHECK(!phase || bitsift_read_bits(&back, phase, &skipped));
+        uint32_t again = 0;
+        CHECK(bitsift_read_sparse_begin(&back, &sp, encoding, present, max));
+        while (bitsift_read_sparse_next(&back, &sp)) {
+            bool e;
+            CHECK(bitsift_read_bool(&back, &e) && e == element[sp.index]);
+            again++;
+        }
+        CHECK(bitsift_reader_ok(&back) && again == elements);
+        break;
+    }
+    case OP_SERIALIZE: {
+        static struct part_snapshot snap;
+        if ((ok = serialize_snapshot(r, BITSIFT_READ, &snap))) {
+            phase = writer_at_phase(&w, from);
+            CHECK(serialize_snapshot(&w, BITSIFT_WRITE, &snap));
+            check_same_bits(s->data, from, bitsift_reader_bit_pos(r), &w, phase);
+            bitsift_writer_init_measure(&w);
+            CHECK(serialize_snapshot(&w, BITSIFT_MEASURE, &snap));
+            CHECK(bitsift_writer_bit_pos(&w) == bitsift_reader_bit_pos(r) - from);
+        } else {
+            /* Named by its path: a player's part, a score, the array. */
+            const char *field = bitsift_reader_failure(r)->field;
+            CHECK(field != NULL);
+            CHECK(strncmp(field, "players", 7) == 0 || strncmp(field, "scores[", 7) == 0);
+            /* The writer refuses an out-of-range value by its path too. */
+            snap.present[0] = true;
+            snap.players[0].health = 201;
+            bitsift_writer_init(&w, scratch, sizeof scratch);
+            CHECK(!serialize_snapshot(&w, BITSIFT_WRITE, &snap));
+            CHECK(strcmp(bitsift_writer_failure(&w)->field, "players[0].health") == 0);
+        }
+        break;
+    }
+    case OP_COMPRESSED_FLOAT_STEPS: {
+        float min = fuzz_float(prog), max = fuzz_float(prog), v;
+        uint32_t steps = (uint32_t)fuzz_le(prog, 4);
+        unsigned bits = fuzz_u8(prog) % 34;
+        argument_error = bits != bitsift_bits_required(0, steps) || !(min <= max);
+        if ((ok = bitsift_read_compressed_float_steps(r, min, max, steps, bits, &v))) {
+            CHECK(bitsift_reader_bit_pos(r) - from == bits);
+            bitsift_writer_init(&w, scratch, sizeof scratch);
+            CHECK(bitsift_write_compressed_float_steps(&w, min, max, steps, bits, v));
+            bitsift_reader back;
+            float again;
+            bitsift_reader_init(&back, scratch, bitsift_writer_bytes(&w));
+            CHECK(bitsift_read_compressed_float_steps(&back, min, max, steps, bits, &again));
+        }
+        break;
+    }
     }
 
     CHECK(bitsift_reader_bit_pos(r) <= (uint64_t)s->size * 8);
     if (ok) {
         CHECK(bitsift_reader_ok(r));
+        /* A path part on a reader that has not failed does nothing. */
+        CHECK(!bitsift_reader_fail_in(r, "unused", 1) && bitsift_reader_ok(r));
         return true;
     }
 
@@ -388,6 +531,35 @@ static bool run_op(struct run_state *s, fuzz_input *prog)
     CHECK(f->kind > BITSIFT_OK && f->kind < BITSIFT_ERROR_COUNT);
     if (argument_error)
         CHECK(f->kind == BITSIFT_E_ARGUMENT);
+    /* Serialize code returning through up to 40 parts, some with an
+     * index, some nameless: the path stays a string in its buffer. */
+    static const char *const parts[] = {"players", "", "position", "b->x", NULL,
+                                         "a_rather_long_member_name_to_fill_the_buffer"};
+    unsigned depth = fuzz_u8(prog) % 41;
+    for (unsigned i = 0; i < depth; i++) {
+        unsigned pick = fuzz_u8(prog);
+        int64_t index = pick & 1 ? (int64_t)fuzz_le(prog, 2) : -1;
+        CHECK(!bitsift_reader_fail_in(r, parts[pick / 2 % 6], index));
+        CHECK(f->field == NULL || strlen(f->field) < BITSIFT_FAILURE_PATH_MAX);
+    }
+    bitsift_writer_init(&w, scratch, 0);
+    CHECK(!bitsift_writer_fail_in(&w, "x", 3) && bitsift_writer_ok(&w));
+    CHECK(!bitsift_write_bits(&w, 8, 1));
+    for (unsigned i = 0; i < depth; i++)
+        CHECK(!bitsift_writer_fail_in(&w, parts[i % 6], (int64_t)i - 1));
+    const bitsift_failure *wf = bitsift_writer_failure(&w);
+    CHECK(wf->field == NULL || strlen(wf->field) < BITSIFT_FAILURE_PATH_MAX);
+    /* A value serialize code refuses itself (an enum value without a
+     * name), named by the last member of its expression. */
+    bitsift_reader refused;
+    bitsift_reader_init(&refused, s->data, s->size);
+    CHECK(!bitsift_serialize_refuse(&refused, BITSIFT_READ, "(*e).kind", 0, "no name", 3, 9));
+    CHECK(!bitsift_reader_fail_in(&refused, "entities", 2));
+    CHECK(strcmp(bitsift_reader_failure(&refused)->field, "entities[2].kind") == 0);
+    bitsift_writer_init(&w, scratch, sizeof scratch);
+    CHECK(!bitsift_serialize_refuse(&w, BITSIFT_WRITE, "&s->a b", 0, "no name", 3, 9));
+    CHECK(!bitsift_writer_fail_in(&w, NULL, 4) && !bitsift_writer_fail_in(&w, "x", -1));
+    CHECK(strcmp(bitsift_writer_failure(&w)->field, "x[4].b") == 0);
     char message[256];
     CHECK(bitsift_failure_format(f, message, sizeof message) > 0);
     CHECK(bitsift_error_name(f->kind) != NULL && bitsift_error_string(f->kind) != NULL);

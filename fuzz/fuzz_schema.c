@@ -9,7 +9,9 @@
  *   - an accepted one answers every introspection call consistently (each
  *     packet type found again by its name, fields' parents precede them,
  *     min_bits <= max_bits), prints its layout, writes its Wireshark
- *     dissector (bitsift_gen_wireshark succeeds), and decodes and encodes
+ *     dissector (bitsift_gen_wireshark succeeds) and its C code and
+ *     harness (bitsift_gen_fuzz succeeds, or refuses with a message), and
+ *     decodes and encodes
  *     (a zero-filled and a 0xff-filled buffer, CRC ignored) without
  *     crashing — so the compiled form itself is exercised, not just the
  *     parser;
@@ -416,6 +418,27 @@ static void check_edges(const bitsift_schema *s, const uint8_t *text, size_t siz
             o.name = bad_names[i];
             CHECK(bitsift_gen_wireshark(s, &o, sink) == BITSIFT_E_ARGUMENT);
         }
+
+        /* The C generator's: a name that is no identifier, nothing to
+         * write to, and a struct size limit of 8 bytes, which refuses all
+         * but the smallest schemas with a message. */
+        char why[128];
+        bitsift_gen_options c = {"game_2", NULL, 0, 8, why, sizeof why, NULL};
+        bitsift_error e = bitsift_gen_c(s, &c, sink, sink);
+        CHECK(e == BITSIFT_OK || (e == BITSIFT_E_LIMIT && why[0]) || e == BITSIFT_E_SCHEMA);
+        CHECK(bitsift_gen_c(NULL, &c, sink, sink) == BITSIFT_E_ARGUMENT);
+        CHECK(bitsift_gen_c(s, &c, NULL, sink) == BITSIFT_E_ARGUMENT);
+        CHECK(bitsift_gen_fuzz(s, &c, sink, sink, NULL) == BITSIFT_E_ARGUMENT);
+        for (size_t i = 0; i < sizeof bad_names / sizeof bad_names[0]; i++) {
+            c.name = bad_names[i];
+            CHECK(bitsift_gen_c(s, &c, sink, sink) == BITSIFT_E_ARGUMENT);
+            CHECK(bitsift_gen_fuzz(s, &c, sink, sink, sink) == BITSIFT_E_ARGUMENT);
+        }
+        /* A harness with no schema file: CRC re-sealing only. */
+        c.name = NULL;
+        c.max_struct_bytes = 0;
+        e = bitsift_gen_fuzz(s, &c, sink, sink, sink);
+        CHECK(e == BITSIFT_OK || (e == BITSIFT_E_SCHEMA && why[0]));
     }
 
     /* Trees. */
@@ -524,6 +547,12 @@ static void exercise(const bitsift_schema *s, const uint8_t *text, size_t size)
     if (sink) {
         CHECK(bitsift_schema_print(s, sink));
         CHECK(bitsift_gen_wireshark(s, NULL, sink) == BITSIFT_OK);
+        /* The C generator writes every schema or refuses it, saying why. */
+        char why[256] = "";
+        bitsift_gen_options c = {NULL, NULL, 0, 0, why, sizeof why, "game.bss"};
+        bitsift_error e = bitsift_gen_fuzz(s, &c, sink, sink, sink);
+        CHECK(e == BITSIFT_OK || e == BITSIFT_E_LIMIT || e == BITSIFT_E_SCHEMA);
+        CHECK(e == BITSIFT_OK || (why[0] && memchr(why, 0, sizeof why)));
     }
 
     /* The compiled ops on two simple buffers. */

@@ -12,9 +12,9 @@
 #   OUT                        where binaries and their files go
 # and writes into $OUT, for each target of fuzz/targets.list but the test
 # ones: the binary, <target>_seed_corpus.zip (corpus/<target>/,
-# fuzz/regressions/<target>/ and its fuzz/seed-sources.list entries), <target>.options and the dictionary its
-# options name. `make fuzz-oss-fuzz` runs it as OSS-Fuzz does
-# (fuzz/oss-fuzz-test.sh).
+# fuzz/regressions/<target>/ and its fuzz/seed-sources.list entries),
+# <target>.options and the dictionary its options name. `make
+# fuzz-oss-fuzz` runs it as OSS-Fuzz does (fuzz/oss-fuzz-test.sh).
 #
 # Needs autoconf/automake/libtool, pkg-config, zip and libpcap (headers and
 # a library; OSS-Fuzz's runner image has no libpcap.so, so a project
@@ -58,8 +58,9 @@ for t in $FUZZ_TARGETS; do
     $CXX $CXXFLAGS $objs $lib_objs $LIB_FUZZING_ENGINE $(harness_libs "$t") $LIB_LIBS -o "$OUT/$t"
 
     rm -f "$OUT/${t}_seed_corpus.zip"
-    # shellcheck disable=SC2046
-    zip -q -j -r "$OUT/${t}_seed_corpus.zip" $(seed_dirs "$t" "$work")
+    seeds=$(seed_dirs "$t" "$work")
+    # shellcheck disable=SC2086
+    zip -q -j -r "$OUT/${t}_seed_corpus.zip" $seeds
     if [ -f "fuzz/$t.options" ]; then
         cp "fuzz/$t.options" "$OUT/"
         dict=$(sed -n '/^\[libfuzzer\]/,/^\[/ s/^dict *= *//p' "fuzz/$t.options")

@@ -261,6 +261,129 @@ static void reader_seeds(void)
     bitsift_write_uint32(&s.w, 0x01020304);
     bitsift_write_check(&s.w, BITSIFT_CHECK_END_OF_PACKET);
     seed_save(&s, "fail-crc");
+
+    /* Serialize code's parts: quaternions, sparse arrays, compressed
+     * floats with their steps known, and a failure's path. */
+    seed_start(&s);
+    static const unsigned s3_bits[] = {9, 2, 31};
+    for (int i = 0; i < 3; i++) {
+        bitsift_smallest_three q = {{0.5f, -0.5f, 0.5f, -0.5f}, 0, {0}};
+        q.q[i] = 0.7f;
+        p8(&s, OP_SMALLEST_THREE), p8(&s, s3_bits[i]);
+        bitsift_write_smallest_three(&s.w, s3_bits[i], &q);
+    }
+    seed_save(&s, "smallest-three");
+    static const char *const sparse_names[] = {"sparse-flags", "sparse-indices",
+                                               "sparse-sentinel", "sparse-relative"};
+    static bool slots[1024], none[1024];
+    for (int i = 0; i < 1024; i += 7)
+        slots[i] = true;
+    for (int e = 0; e < 4; e++) {
+        uint32_t max = e == 3 ? 1024 : 40;
+        bitsift_sparse sp;
+        seed_start(&s);
+        p8(&s, OP_SPARSE), p8(&s, (unsigned)e), ple(&s, max, 3);
+        bitsift_write_sparse_begin(&s.w, &sp, (bitsift_sparse_encoding)e, slots, max);
+        while (bitsift_write_sparse_next(&s.w, &sp))
+            bitsift_write_bool(&s.w, sp.index % 2 == 0);
+        p8(&s, OP_SPARSE), p8(&s, (unsigned)e), ple(&s, max, 3);
+        bitsift_write_sparse_begin(&s.w, &sp, (bitsift_sparse_encoding)e, none, max);
+        while (bitsift_write_sparse_next(&s.w, &sp))
+            bitsift_write_bool(&s.w, false);
+        seed_save(&s, sparse_names[e]);
+    }
+    seed_start(&s);
+    p8(&s, OP_COMPRESSED_FLOAT_STEPS), pfloat(&s, -4096.0f), pfloat(&s, 4096.0f),
+        ple(&s, 819200, 4), p8(&s, 20);
+    bitsift_write_compressed_float_steps(&s.w, -4096.0f, 4096.0f, 819200, 20, 12.5f);
+    p8(&s, OP_COMPRESSED_FLOAT_STEPS), pfloat(&s, 0.0f), pfloat(&s, 1.0f), ple(&s, 100, 4),
+        p8(&s, 7);
+    bitsift_write_compressed_float_steps(&s.w, 0.0f, 1.0f, 100, 7, 0.25f);
+    seed_save(&s, "compressed-float-steps");
+    seed_start(&s); /* a width that is not the step count's */
+    p8(&s, OP_COMPRESSED_FLOAT_STEPS), pfloat(&s, 0.0f), pfloat(&s, 1.0f), ple(&s, 100, 4),
+        p8(&s, 6);
+    bitsift_write_bits(&s.w, 6, 3);
+    seed_save(&s, "fail-compressed-float-steps-width");
+    seed_start(&s); /* a quantized value above the step count */
+    p8(&s, OP_COMPRESSED_FLOAT_STEPS), pfloat(&s, 0.0f), pfloat(&s, 1.0f), ple(&s, 100, 4),
+        p8(&s, 7);
+    bitsift_write_bits(&s.w, 7, 127);
+    seed_save(&s, "fail-compressed-float-steps-range");
+    /* A sparse index not above the previous one, then the path of the
+     * failure through 12 parts. */
+    seed_start(&s);
+    p8(&s, OP_SPARSE), p8(&s, BITSIFT_SPARSE_INDICES), ple(&s, 40, 3);
+    bitsift_write_int(&s.w, 0, 40, 2);
+    bitsift_write_int(&s.w, 0, 39, 5), bitsift_write_bool(&s.w, true);
+    bitsift_write_int(&s.w, 0, 39, 5), bitsift_write_bool(&s.w, true);
+    p8(&s, 12);
+    for (unsigned i = 0; i < 12; i++) {
+        p8(&s, i);
+        if (i & 1)
+            ple(&s, i * 3, 2);
+    }
+    seed_save(&s, "fail-sparse-order-path");
+    seed_start(&s); /* sentinel: slot 5, then slot 3 */
+    p8(&s, OP_SPARSE), p8(&s, BITSIFT_SPARSE_SENTINEL), ple(&s, 40, 3);
+    bitsift_write_int(&s.w, 0, 40, 5), bitsift_write_bool(&s.w, true);
+    bitsift_write_int(&s.w, 0, 40, 3), bitsift_write_bool(&s.w, true);
+    seed_save(&s, "fail-sparse-sentinel-order");
+    seed_start(&s); /* relative: a step past the last slot */
+    p8(&s, OP_SPARSE), p8(&s, BITSIFT_SPARSE_RELATIVE), ple(&s, 40, 3);
+    bitsift_write_int(&s.w, 0, 40, 1);
+    bitsift_write_object_index(&s.w, -1, 1024, 900);
+    seed_save(&s, "fail-sparse-relative-beyond");
+    seed_start(&s); /* flags and indices cut short */
+    p8(&s, OP_SPARSE), p8(&s, BITSIFT_SPARSE_FLAGS), ple(&s, 40, 3);
+    bitsift_write_bits(&s.w, 12, 0x5a5);
+    seed_save(&s, "fail-sparse-flags-short");
+    seed_start(&s);
+    p8(&s, OP_SPARSE), p8(&s, BITSIFT_SPARSE_INDICES), ple(&s, 40, 3);
+    bitsift_write_int(&s.w, 0, 40, 30);
+    seed_save(&s, "fail-sparse-indices-short");
+    seed_start(&s); /* no slots, and more than a sparse array may have */
+    p8(&s, OP_SPARSE), p8(&s, BITSIFT_SPARSE_FLAGS), ple(&s, 0, 3);
+    p8(&s, OP_SPARSE), p8(&s, BITSIFT_SPARSE_RELATIVE), ple(&s, 65537, 3);
+    bitsift_write_uint32(&s.w, 0);
+    seed_save(&s, "fail-sparse-argument");
+    seed_start(&s); /* a quaternion component of 1 bit */
+    p8(&s, OP_SMALLEST_THREE), p8(&s, 1);
+    bitsift_write_uint32(&s.w, 0);
+    seed_save(&s, "fail-smallest-three-argument");
+    seed_start(&s); /* a path of 40 parts, more than its buffer holds */
+    p8(&s, OP_UINT32), p8(&s, 40);
+    for (unsigned i = 0; i < 40; i++)
+        p8(&s, i % 3 ? 10 : 9), (void)(i % 3 ? 0 : (ple(&s, i, 2), 0));
+    bitsift_write_uint16(&s.w, 1);
+    seed_save(&s, "fail-path-full");
+
+    /* A record of the serialize macros, twice: valid, then with a player's
+     * health out of its range (the failure's path players[9].health). */
+    static struct part_snapshot snap;
+    for (int k = 0; k < 16; k += 3) {
+        snap.present[k] = true;
+        snap.players[k].health = 10 * k;
+        snap.players[k].position[0] = (float)k - 8.0f;
+        snap.players[k].rotation.q[3] = 1.0f;
+    }
+    snap.scores[2] = 77;
+    seed_start(&s);
+    p8(&s, OP_SERIALIZE);
+    serialize_snapshot(&s.w, BITSIFT_WRITE, &snap);
+    seed_save(&s, "serialize-record");
+    seed_start(&s);
+    p8(&s, OP_SERIALIZE);
+    snap.players[9].health = 250;
+    bitsift_write_int(&s.w, 0, 16, 6); /* what serialize_snapshot writes, health by hand */
+    for (int k = 0; k < 16; k += 3) {
+        bitsift_write_int(&s.w, 0, 15, k);
+        bitsift_write_bits(&s.w, 8, (uint64_t)snap.players[k].health);
+        for (int c = 0; c < 3; c++)
+            bitsift_write_compressed_float(&s.w, -64.0f, 64.0f, 0.5f, snap.players[k].position[c]);
+        bitsift_write_smallest_three(&s.w, 9, &snap.players[k].rotation);
+    }
+    seed_save(&s, "fail-serialize-path");
 }
 
 /* fuzz_planted: one valid sealed packet with a distinctive magic, so that
