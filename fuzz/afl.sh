@@ -102,6 +102,9 @@ for t in $targets; do
         "$FUZZ_AFL_FUZZ" -V "$seconds" -m none -t 1000 -i "$work/in/$t" -o "$work/out/$t" $dict \
         -c "$work/bin/$t.cmplog" -- "$work/bin/$t" >"$work/out/$t.log" 2>&1
     rc=$?
+    # afl-fuzz -V can leave its cmplog fork server behind, stopped: end
+    # every process of this target's binaries.
+    pkill -KILL -f "^$work/bin/$t" 2>/dev/null
     stats=$work/out/$t/default/fuzzer_stats
     crashes=$(ls "$work/out/$t/default/crashes" 2>/dev/null | grep -c '^id:')
     hangs=$(ls "$work/out/$t/default/hangs" 2>/dev/null | grep -c '^id:')
