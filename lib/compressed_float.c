@@ -69,13 +69,10 @@ float bitsift__compressed_float_dequantize(float min, float max, uint32_t steps,
     return s + min;
 }
 
-bool bitsift_read_compressed_float(bitsift_reader *r, float min, float max, float res, float *value)
+/* The read once the step count and width are known to be right. */
+static bool read_quantized(bitsift_reader *r, float min, float max, uint32_t steps, unsigned bits,
+                           float *value)
 {
-    uint32_t steps;
-    unsigned bits;
-    if (!bitsift_compressed_float_steps(min, max, res, &steps, &bits))
-        return bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos,
-                                   "compressed_float needs finite min <= max and res > 0", 0, 0);
     uint64_t at = r->bit_pos;
     uint64_t raw;
     if (!bitsift__read_window_bits(r, bits, &raw))
@@ -85,6 +82,16 @@ bool bitsift_read_compressed_float(bitsift_reader *r, float min, float max, floa
                                    steps, raw);
     *value = bitsift__compressed_float_dequantize(min, max, steps, (uint32_t)raw);
     return true;
+}
+
+bool bitsift_read_compressed_float(bitsift_reader *r, float min, float max, float res, float *value)
+{
+    uint32_t steps;
+    unsigned bits;
+    if (!bitsift_compressed_float_steps(min, max, res, &steps, &bits))
+        return bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos,
+                                   "compressed_float needs finite min <= max and res > 0", 0, 0);
+    return read_quantized(r, min, max, steps, bits, value);
 }
 
 bool bitsift_write_compressed_float(bitsift_writer *w, float min, float max, float res, float value)
@@ -106,15 +113,7 @@ bool bitsift_read_compressed_float_steps(bitsift_reader *r, float min, float max
     if (BITSIFT_UNLIKELY(bits != bitsift_bits_required(0, steps) || !(min <= max)))
         return bitsift_reader_fail(r, BITSIFT_E_ARGUMENT, r->bit_pos,
                                    "compressed_float steps and width do not match", steps, bits);
-    uint64_t at = r->bit_pos;
-    uint64_t raw;
-    if (!bitsift__read_window_bits(r, bits, &raw))
-        return false;
-    if (BITSIFT_UNLIKELY(raw > steps))
-        return bitsift_reader_fail(r, BITSIFT_E_RANGE, at, "quantized value above step count",
-                                   steps, raw);
-    *value = bitsift__compressed_float_dequantize(min, max, steps, (uint32_t)raw);
-    return true;
+    return read_quantized(r, min, max, steps, bits, value);
 }
 
 bool bitsift_write_compressed_float_steps(bitsift_writer *w, float min, float max,
