@@ -20,7 +20,6 @@ bool bitsift__writer_misuse(bitsift_writer *w, bitsift_error kind, const char *w
 /* Quantize a value for compressed_float; the caller has checked the
  * parameters with bitsift_compressed_float_steps. Never above steps. */
 uint32_t bitsift__compressed_float_quantize(float min, float max, uint32_t steps, float value);
-/* And back. */
-float bitsift__compressed_float_dequantize(float min, float max, uint32_t steps, uint32_t raw);
+/* And back: bitsift_compressed_float_value in <bitsift/bits.h>. */
 
 #endif /* BITSIFT_INTERNAL_H */

@@ -41,6 +41,16 @@ bool bitsift_compressed_float_steps(float min, float max, float res, uint32_t *s
     return true;
 }
 
+/* raw / steps * delta + min, each step a float32 operation; inline here so
+ * that the library's own reads do not call through its exported symbol. */
+static inline float compressed_float_value(float min, float max, uint32_t steps, uint32_t raw)
+{
+    float delta = max - min;
+    float n = (float)raw / (float)steps;
+    float s = n * delta;
+    return s + min;
+}
+
 uint32_t bitsift__compressed_float_quantize(float min, float max, uint32_t steps, float value)
 {
     float delta = max - min;
@@ -61,12 +71,9 @@ uint32_t bitsift__compressed_float_quantize(float min, float max, uint32_t steps
     return (uint32_t)q;
 }
 
-float bitsift__compressed_float_dequantize(float min, float max, uint32_t steps, uint32_t raw)
+float bitsift_compressed_float_value(float min, float max, uint32_t steps, uint32_t raw)
 {
-    float delta = max - min;
-    float n = (float)raw / (float)steps;
-    float s = n * delta;
-    return s + min;
+    return compressed_float_value(min, max, steps, raw);
 }
 
 /* The read once the step count and width are known to be right. */
@@ -80,7 +87,7 @@ static bool read_quantized(bitsift_reader *r, float min, float max, uint32_t ste
     if (BITSIFT_UNLIKELY(raw > steps))
         return bitsift_reader_fail(r, BITSIFT_E_RANGE, at, "quantized value above step count",
                                    steps, raw);
-    *value = bitsift__compressed_float_dequantize(min, max, steps, (uint32_t)raw);
+    *value = compressed_float_value(min, max, steps, (uint32_t)raw);
     return true;
 }
 

@@ -334,7 +334,7 @@ static bool fail(struct decoder *d, bitsift_error kind, uint64_t bit, const char
 
 /* ---- one leaf ----------------------------------------------------------------- */
 
-/* compressed_float's read side, as bitsift__compressed_float_dequantize
+/* compressed_float's read side, as bitsift_compressed_float_value
  * computes it (the same float operations in the same order; the library
  * is built with -ffp-contract=off, so no multiply-add fuses them): inline
  * here because every compressed float of a visited packet goes through

@@ -151,7 +151,7 @@ static uint32_t quantize_exact(uint32_t q, uint32_t top, float v, float (*dq)(co
 static float dq_cfloat(const void *ctx, uint32_t raw)
 {
     const struct schema_op *op = ctx;
-    return bitsift__compressed_float_dequantize(op->fmin, op->fmax, op->steps, raw);
+    return bitsift_compressed_float_value(op->fmin, op->fmax, op->steps, raw);
 }
 
 static float dq_s3(const void *ctx, uint32_t raw)

@@ -65,11 +65,19 @@ bool bitsift_read_smallest_three(bitsift_reader *r, unsigned bits, bitsift_small
     for (int k = 0; k < 3; k++)
         if (!bitsift_read_bits(r, bits, &raw[k]))
             return false;
-    q->largest = (uint8_t)largest;
-    for (unsigned k = 0, j = 0; k < 4; k++)
-        q->raw[k] = k == largest ? 0 : (uint32_t)raw[j++];
-    rebuild(bits, q);
+    bitsift_smallest_three_from_sent(bits, (unsigned)largest, (uint32_t)raw[0], (uint32_t)raw[1],
+                                     (uint32_t)raw[2], q);
     return true;
+}
+
+void bitsift_smallest_three_from_sent(unsigned bits, unsigned largest, uint32_t a, uint32_t b,
+                                      uint32_t c, bitsift_smallest_three *q)
+{
+    const uint32_t sent[3] = {a, b, c};
+    q->largest = (uint8_t)(largest & 3u);
+    for (unsigned k = 0, j = 0; k < 4; k++)
+        q->raw[k] = k == q->largest ? 0 : sent[j++];
+    rebuild(bits, q);
 }
 
 /* Whether q still holds exactly what its kept raw integers decode to. */

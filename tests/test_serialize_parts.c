@@ -391,6 +391,78 @@ static void test_sparse_arguments(void **state)
     assert_int_equal(w.failure.kind, BITSIFT_E_ARGUMENT);
 }
 
+/* The inline reads the macros use for compressed_float_steps and
+ * smallest_three against the out-of-line reads of the same fields, at
+ * every bit of every buffer length (so across the fast window's end),
+ * with good and bad parameters: the same answer, value, position and
+ * failure. */
+static bool same_failure(const bitsift_reader *a, const bitsift_reader *b)
+{
+    return a->failure.kind == b->failure.kind && a->failure.bit == b->failure.bit &&
+           a->failure.expected == b->failure.expected && a->failure.got == b->failure.got &&
+           a->bit_pos == b->bit_pos;
+}
+
+static void test_inline_reads_agree(void **state)
+{
+    (void)state;
+    static const struct {
+        float min, max;
+        uint32_t steps;
+        unsigned bits;
+    } floats[] = {
+        {-4096.0f, 4096.0f, 819200u, 20u}, {0.0f, 1.0f, 100u, 7u}, {-1.0f, 1.0f, 1u, 1u},
+        {0.0f, 1.0f, 4294967040u, 32u},    {0.0f, 1.0f, 100u, 8u}, {1.0f, 0.0f, 100u, 7u},
+    };
+    static const unsigned s3_bits[] = {1, 2, 9, 10, 18, 19, 31, 32};
+    uint8_t buf[24];
+    uint64_t rng = 0x1234567u;
+    for (size_t len = 0; len <= sizeof buf; len++) {
+        for (size_t i = 0; i < len; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            buf[i] = (uint8_t)(rng >> 56);
+        }
+        for (uint64_t at = 0; at <= len * 8; at++) {
+            for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++) {
+                bitsift_reader a, b;
+                uint64_t skip;
+                bitsift_reader_init(&a, buf, len);
+                bitsift_reader_init(&b, buf, len);
+                for (uint64_t left = at; left > 0; left--) {
+                    (void)bitsift_read_bits(&a, 1, &skip);
+                    (void)bitsift_read_bits(&b, 1, &skip);
+                }
+                float va = -7.0f, vb = -7.0f;
+                bool oka = bitsift__read_compressed_float_steps_inline(
+                    &a, floats[k].min, floats[k].max, floats[k].steps, floats[k].bits, &va);
+                bool okb = bitsift_read_compressed_float_steps(
+                    &b, floats[k].min, floats[k].max, floats[k].steps, floats[k].bits, &vb);
+                assert_int_equal(oka, okb);
+                assert_memory_equal(&va, &vb, sizeof va);
+                assert_true(same_failure(&a, &b));
+            }
+            for (size_t k = 0; k < sizeof s3_bits / sizeof s3_bits[0]; k++) {
+                bitsift_reader a, b;
+                uint64_t skip;
+                bitsift_reader_init(&a, buf, len);
+                bitsift_reader_init(&b, buf, len);
+                for (uint64_t left = at; left > 0; left--) {
+                    (void)bitsift_read_bits(&a, 1, &skip);
+                    (void)bitsift_read_bits(&b, 1, &skip);
+                }
+                bitsift_smallest_three qa, qb;
+                memset(&qa, 0x5a, sizeof qa);
+                memset(&qb, 0x5a, sizeof qb);
+                bool oka = bitsift__read_smallest_three_inline(&a, s3_bits[k], &qa);
+                bool okb = bitsift_read_smallest_three(&b, s3_bits[k], &qb);
+                assert_int_equal(oka, okb);
+                assert_memory_equal(&qa, &qb, sizeof qa);
+                assert_true(same_failure(&a, &b));
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_expression_names),
         cmocka_unit_test(test_long_path),
         cmocka_unit_test(test_sparse_arguments),
+        cmocka_unit_test(test_inline_reads_agree),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

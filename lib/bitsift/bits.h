@@ -446,6 +446,30 @@ bool bitsift_read_compressed_float(bitsift_reader *r, float min, float max, floa
 bool bitsift_read_compressed_float_steps(bitsift_reader *r, float min, float max, uint32_t steps,
                                          unsigned bits, float *value);
 
+/* The float of a raw integer 0..steps: raw / steps * (max - min) + min,
+ * each step rounded to float32 inside the library. */
+float bitsift_compressed_float_value(float min, float max, uint32_t steps, uint32_t raw);
+
+/* bitsift_read_compressed_float_steps with its read and range test inline
+ * and only the float arithmetic called (what the serialize macros use):
+ * with constant parameters, as generated code passes them, the argument
+ * test folds away. The same answers, failures included. */
+static inline bool bitsift__read_compressed_float_steps_inline(bitsift_reader *r, float min,
+                                                               float max, uint32_t steps,
+                                                               unsigned bits, float *value)
+{
+    if (BITSIFT_UNLIKELY(bits != bitsift_bits_required(0, (int64_t)steps) || !(min <= max)))
+        return bitsift_read_compressed_float_steps(r, min, max, steps, bits, value);
+    uint64_t at = r->bit_pos, raw;
+    if (BITSIFT_UNLIKELY(!bitsift_read_bits(r, bits, &raw)))
+        return false;
+    if (BITSIFT_UNLIKELY(raw > steps))
+        return bitsift_reader_fail(r, BITSIFT_E_RANGE, at, "quantized value above step count",
+                                   steps, raw);
+    *value = bitsift_compressed_float_value(min, max, steps, (uint32_t)raw);
+    return true;
+}
+
 /* bytes(n): align, then n bytes copied to dst (which may be NULL when n is
  * 0). bitsift_read_bytes_view returns a pointer into the caller's buffer
  * instead of copying. */
@@ -622,6 +646,30 @@ bool bitsift_write_smallest_three(bitsift_writer *w, unsigned bits,
  * of a float (clamped into range). */
 float bitsift_smallest_three_dequantize(unsigned bits, uint32_t raw);
 uint32_t bitsift_smallest_three_quantize(unsigned bits, float v);
+/* q from what was sent: the largest index (0..3) and the three other
+ * components' raw integers in x, y, z, w order (bits 2..31); the same q
+ * as bitsift_read_smallest_three gives for those bits. */
+void bitsift_smallest_three_from_sent(unsigned bits, unsigned largest, uint32_t a, uint32_t b,
+                                      uint32_t c, bitsift_smallest_three *q);
+
+/* bitsift_read_smallest_three with its read inline and only the float
+ * arithmetic called (what the serialize macros use): while the 2 + 3 * bits
+ * of the field lie inside the fast window they are one load, otherwise
+ * the out-of-line read decides, so failures are the same. */
+static inline bool bitsift__read_smallest_three_inline(bitsift_reader *r, unsigned bits,
+                                                       bitsift_smallest_three *q)
+{
+    uint64_t at = r->bit_pos, total = 2u + 3u * (uint64_t)bits;
+    if (BITSIFT_UNLIKELY(bits < 2 || bits > 18 || at + total > r->fast_limit))
+        return bitsift_read_smallest_three(r, bits, q);
+    uint64_t v = bitsift__load_le64(r->data + (at >> 3)) >> (at & 7);
+    uint64_t mask = (1ull << bits) - 1;
+    r->bit_pos = at + total;
+    bitsift_smallest_three_from_sent(bits, (unsigned)(v & 3u), (uint32_t)((v >> 2) & mask),
+                                     (uint32_t)((v >> (2 + bits)) & mask),
+                                     (uint32_t)((v >> (2 + 2 * bits)) & mask), q);
+    return true;
+}
 
 /* ------------------------------------------------------------------ */
 /* Sparse arrays                                                       */
@@ -792,7 +840,7 @@ bool bitsift__serialize_failed(void *stream, int mode, const char *parent, int64
  * its step count and width precomputed (bitsift_compressed_float_steps). */
 #define bitsift__leaf_compressed_float_steps(stream, mode, parent, name, value, ...)       \
     BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, float,                      \
-                            bitsift_read_compressed_float_steps,                           \
+                            bitsift__read_compressed_float_steps_inline,                   \
                             bitsift_write_compressed_float_steps, __VA_ARGS__)
 #define bitsift__leaf_int_relative(stream, mode, parent, name, value, ...)                         \
     BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, int32_t, bitsift_read_int_relative, \
@@ -810,7 +858,7 @@ bool bitsift__serialize_failed(void *stream, int mode, const char *parent, int64
 #define bitsift__leaf_smallest_three(stream, mode, parent, name, value, ...)                      \
     do {                                                                                          \
         if (!((mode) == BITSIFT_READ                                                              \
-                  ? bitsift_read_smallest_three((bitsift_reader *)(stream), __VA_ARGS__, &(value)) \
+                  ? bitsift__read_smallest_three_inline((bitsift_reader *)(stream), __VA_ARGS__, &(value)) \
                   : bitsift_write_smallest_three((bitsift_writer *)(stream), __VA_ARGS__,         \
                                                  &(value))))                                      \
             BITSIFT__SERIALIZE_FAIL_AT(stream, mode, parent, name);                               \
