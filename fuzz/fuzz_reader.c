@@ -382,6 +382,24 @@ static bool run_op(struct run_state *s, fuzz_input *prog)
                                  s->data[s->framing.prefix_bytes + 1] << 8 |
                                  s->data[s->framing.prefix_bytes + 2] << 16 |
                                  (uint32_t)s->data[s->framing.prefix_bytes + 3] << 24));
+            /* The writer's begin gives back the prefix and type that were
+             * read (the CRC field is written as 0 until the end). */
+            bitsift_writer_init(&w, scratch, sizeof scratch);
+            CHECK(bitsift_packet_write_begin(&w, &s->framing, s->data, type));
+            CHECK(bitsift_writer_bit_pos(&w) == bitsift_reader_bit_pos(r));
+            CHECK(memcmp(scratch, s->data, s->framing.prefix_bytes) == 0);
+        }
+        /* The writer refuses what no packet can be: a type past the last,
+         * no types at all, a packet that does not start at bit 0. */
+        bitsift_writer_init(&w, scratch, sizeof scratch);
+        bool begun = bitsift_packet_write_begin(&w, &s->framing, NULL, s->framing.num_types);
+        CHECK(!begun && w.failure.kind == (s->framing.num_types ? BITSIFT_E_VALUE
+                                                                : BITSIFT_E_ARGUMENT));
+        if (s->framing.num_types) {
+            bitsift_writer_init(&w, scratch, sizeof scratch);
+            CHECK(bitsift_write_bool(&w, true));
+            CHECK(!bitsift_packet_write_begin(&w, &s->framing, NULL, 0) &&
+                  w.failure.kind == BITSIFT_E_ARGUMENT);
         }
         break;
     }
