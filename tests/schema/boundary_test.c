@@ -62,6 +62,15 @@
  * 23. Struct names that fill the compiler's path buffer exactly
  *     (BITSIFT_PATH_MAX - 1 characters) all go onto a field's path; one
  *     more character and the innermost is left off.
+ * 24. A schema text that ends in '/', handed over in a buffer of exactly
+ *     its size (nothing after it, no NUL): refused, and the lexer never
+ *     looks at the byte past the end for a second '/' (the ASan build of
+ *     this test sees such a read).
+ * 25. A struct node added under a name it already holds replaces that
+ *     child, also when it is the first child (index 0): the count stays.
+ * 26. A constant base at the ends of its range: an object index's and an
+ *     int_relative's take INT32_MIN and INT32_MAX, a sequence's and an
+ *     ack's 0 and 65535; one beyond either end is refused.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -1156,6 +1165,78 @@ static void test_compile_path_capacity(void)
     }
 }
 
+/* -- 24. a '/' at the very end of the text -------------------------------- */
+
+static void test_slash_at_end(void)
+{
+    static const char text[] = "protocol c { id 1; } packet p { bool x; } /";
+    size_t size = strlen(text);
+    char *exact = malloc(size); /* no room after the text: ASan sees a read past it */
+    if (!exact) {
+        tap(false, "allocate the text");
+        return;
+    }
+    memcpy(exact, text, size);
+    bitsift_schema_error err;
+    bitsift_schema *s = bitsift_schema_compile(exact, size, "slash-at-end", &err);
+    tap(s == NULL && err.line == 1, "a text ending in '/' is refused at line 1: %s", err.message);
+    bitsift_schema_free(s);
+    free(exact);
+}
+
+/* -- 25. a child added again by name -------------------------------------- */
+
+static void test_child_replaced(void)
+{
+    static const char text[] = "protocol r { id 5; crc off; end_check off; }\n"
+                               "packet p { bool a; bool b; }\n";
+    bitsift_schema *s = compile(text);
+    bitsift_tree *t = s ? bitsift_tree_create(s) : NULL;
+    bool ok = t && bitsift_tree_reset(t, 0);
+    bitsift_value yes = {.kind = BITSIFT_VALUE_BOOL, .b = true};
+    bitsift_value no = {.kind = BITSIFT_VALUE_BOOL, .b = false};
+    bitsift_node *a1 = ok ? bitsift_node_add_value(t, NULL, "a", &yes) : NULL;
+    bitsift_node *b1 = ok ? bitsift_node_add_value(t, NULL, "b", &yes) : NULL;
+    bitsift_node *a2 = ok ? bitsift_node_add_value(t, NULL, "a", &no) : NULL;
+    bitsift_node *b2 = ok ? bitsift_node_add_value(t, NULL, "b", &no) : NULL;
+    bitsift_node *root = t ? bitsift_tree_root(t) : NULL;
+    tap(a1 && b1 && a2 && b2 && root && bitsift_node_child_count(root) == 2 &&
+            bitsift_node_child_at(root, 0) == a2 && bitsift_node_child_at(root, 1) == b2 &&
+            bitsift_tree_find(t, "a") == a2 && !bitsift_node_value(a2)->b,
+        "adding 'a' (child 0) and 'b' (child 1) again replaces each: 2 children, the new ones");
+    bitsift_tree_free(t);
+    bitsift_schema_free(s);
+}
+
+/* -- 26. constant bases at the ends of their ranges ---------------------- */
+
+static void test_const_base_ends(void)
+{
+    static const struct {
+        const char *field;
+        bool compiles;
+    } cases[] = {
+        {"object_index(-2147483648, 10)", true}, {"object_index(-2147483649, 10)", false},
+        {"object_index(2147483647, 10)", true},  {"object_index(2147483648, 10)", false},
+        {"int_relative(-2147483648)", true},     {"int_relative(-2147483649)", false},
+        {"int_relative(2147483647)", true},      {"int_relative(2147483648)", false},
+        {"sequence_relative(0)", true},          {"sequence_relative(-1)", false},
+        {"ack_relative(65535)", true},           {"ack_relative(65536)", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text,
+                 "protocol o { id 6; crc off; end_check off; }\n"
+                 "packet p { %s x; }\n",
+                 cases[i].field);
+        bitsift_schema_error err;
+        bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "const-base", &err);
+        tap((s != NULL) == cases[i].compiles, "%s %s%s%s", cases[i].field,
+            cases[i].compiles ? "compiles" : "is refused", s ? "" : ": ", s ? "" : err.message);
+        bitsift_schema_free(s);
+    }
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -1189,6 +1270,9 @@ int main(void)
     test_comments();
     test_relative_int_top();
     test_compile_path_capacity();
+    test_slash_at_end();
+    test_child_replaced();
+    test_const_base_ends();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
