@@ -61,23 +61,9 @@ bool schema_eval(const bitsift_schema *s, const struct schema_op *op, const int6
     case COND_EXPR:
         break;
     }
-    const struct expr_item *x = &s->expr[op->expr_first];
-    /* The common shapes first: "field", "!field", "field OP constant". */
-    if (op->expr_count == 1 && x[0].code == EXPR_SLOT)
-        return slots[x[0].value] != 0;
-    if (op->expr_count == 2 && x[0].code == EXPR_SLOT && x[1].code == EXPR_NOT)
-        return slots[x[0].value] == 0;
-    if (op->expr_count == 3 && x[0].code == EXPR_SLOT && x[1].code == EXPR_CONST) {
-        int64_t a = slots[x[0].value], b = x[1].value;
-        switch (x[2].code) {
-        case EXPR_EQ:
-            return a == b;
-        case EXPR_NE:
-            return a != b;
-        default:
-            break;
-        }
-    }
+    /* The common shapes ("field", "!field", "field == or != constant")
+     * were decided above, from cond_shape (schema_prepare_ops); the rest
+     * run on the stack. */
     int64_t stack[SCHEMA_MAX_EXPR];
     unsigned sp = 0;
     for (uint32_t i = 0; i < op->expr_count; i++) {
