@@ -62,10 +62,11 @@
  * 23. Struct names that fill the compiler's path buffer exactly
  *     (BITSIFT_PATH_MAX - 1 characters) all go onto a field's path; one
  *     more character and the innermost is left off.
- * 24. A schema text that ends in '/', handed over in a buffer of exactly
- *     its size (nothing after it, no NUL): refused, and the lexer never
- *     looks at the byte past the end for a second '/' (the ASan build of
- *     this test sees such a read).
+ * 24. A schema text that ends in '/', or in a backslash inside a string,
+ *     handed over in a buffer of exactly its size (nothing after it, no
+ *     NUL): refused, and the lexer never looks at the byte past the end
+ *     for a second '/' or the escaped character (the ASan build of this
+ *     test sees such a read).
  * 25. A struct node added under a name it already holds replaces that
  *     child, also when it is the first child (index 0): the count stays.
  * 26. A constant base at the ends of its range: an object index's and an
@@ -1167,9 +1168,8 @@ static void test_compile_path_capacity(void)
 
 /* -- 24. a '/' at the very end of the text -------------------------------- */
 
-static void test_slash_at_end(void)
+static void test_text_end(const char *text, const char *what)
 {
-    static const char text[] = "protocol c { id 1; } packet p { bool x; } /";
     size_t size = strlen(text);
     char *exact = malloc(size); /* no room after the text: ASan sees a read past it */
     if (!exact) {
@@ -1178,8 +1178,9 @@ static void test_slash_at_end(void)
     }
     memcpy(exact, text, size);
     bitsift_schema_error err;
-    bitsift_schema *s = bitsift_schema_compile(exact, size, "slash-at-end", &err);
-    tap(s == NULL && err.line == 1, "a text ending in '/' is refused at line 1: %s", err.message);
+    bitsift_schema *s = bitsift_schema_compile(exact, size, "text-end", &err);
+    tap(s == NULL && err.line == 1, "a text ending in %s is refused at line 1: %s", what,
+        err.message);
     bitsift_schema_free(s);
     free(exact);
 }
@@ -1270,7 +1271,8 @@ int main(void)
     test_comments();
     test_relative_int_top();
     test_compile_path_capacity();
-    test_slash_at_end();
+    test_text_end("protocol c { id 1; } packet p { bool x; } /", "'/'");
+    test_text_end("protocol c { id 1; } packet p { check(\"x\\", "a backslash in a string");
     test_child_replaced();
     test_const_base_ends();
     printf("1..%d\n", test_count);
