@@ -56,6 +56,32 @@ static size_t server_send(uint8_t *buf, size_t capacity)
     return size;
 }
 
+/* A log line per field of the first player, from shooter_visit: the
+ * path as bitsift decode prints it, enum values with their names. */
+static bool log_field(void *ctx, const struct shooter_field *f)
+{
+    (void)ctx;
+    if (strncmp(f->path, "players[0].", 11) != 0 || (f->flags & shooter_FIELD_ABSENT))
+        return true;
+    switch (f->kind) {
+    case shooter_KIND_ENUM:
+        printf("  %s = %s\n", f->path, f->name ? f->name : "?");
+        break;
+    case shooter_KIND_INT:
+        printf("  %s = %lld\n", f->path, (long long)f->value.i);
+        break;
+    case shooter_KIND_FLOAT:
+        printf("  %s = %g\n", f->path, (double)f->value.f);
+        break;
+    case shooter_KIND_BOOL:
+        printf("  %s = %s\n", f->path, f->value.b ? "true" : "false");
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
 /* Client side: read what arrived; a bad packet names its field. */
 static int client_receive(const uint8_t *data, size_t size)
 {
@@ -74,6 +100,7 @@ static int client_receive(const uint8_t *data, size_t size)
                (long long)s->players[0].client_id, (double)s->players[0].position[0],
                (double)s->players[0].position[1], (long long)s->players[0].health,
                (long long)s->entities[0].id, s->entities[0].open ? "open" : "closed");
+        shooter_visit(&received, log_field, NULL);
     }
     return 0;
 }

@@ -8,7 +8,10 @@
 # tests/gen_c_diff.c, linked with it, holds the generated reader and
 # writer to the schema interpreter on random valid packets of every type,
 # their truncations and bit flips (same decision, failure kind, bit and
-# field path; write(read(p)) == p). TAP.
+# field path; the same values, field by field, through the generated
+# <name>_visit and the interpreter's visitor; write(read(p)) == p). A
+# planted wrong value in the generated code shows that the value
+# comparison fails when it should. TAP.
 set -u
 top=${top_srcdir:-.}
 build=${top_builddir:-.}
@@ -35,7 +38,7 @@ set -- $full
 nfull=$#
 set -- $corpus
 ncorpus=$#
-echo "1..$((nfull * 6 + ncorpus * 2 + 3))"
+echo "1..$((nfull * 6 + ncorpus * 2 + 5))"
 
 i=0
 status=0
@@ -71,10 +74,31 @@ diff_run() {
         return
     fi
     if "$2/diff" "$1" "$3" >"$tmp/out" 2>&1; then
-        point ok "$1: generated code decides, fails and writes as the interpreter ($3 seeds per type)"
+        point ok "$1: generated code decides, fails, reads the same values and writes as the interpreter ($3 seeds per type; values of$(grep '^# values compared' "$tmp/out" | tail -n 1 | sed 's/^# values compared://'))"
     else
         grep -v '^ok' "$tmp/out" | sed 's/^/# /'
         point fail "$1: generated code decides, fails and writes as the interpreter"
+    fi
+}
+
+# plant SCHEMA DIR REGEX REPLACEMENT WHAT: the generated gen.c with its
+# first match of REGEX replaced; the differential driver must now report
+# a value that differs.
+plant() {
+    awk -v re="$3" -v to="$4" '!done && sub(re, to) { done = 1 } 1' "$2/gen.c" >"$2/planted.c"
+    # shellcheck disable=SC2086
+    if cmp -s "$2/gen.c" "$2/planted.c"; then
+        point fail "$1: planted wrong value ($5): nothing to plant in"
+    elif ! $cc $cflags -std=gnu11 -I"$top/lib" -I"$build/lib" -I"$2" "$top/tests/gen_c_diff.c" \
+        "$2/planted.c" $ldflags -L"$build/lib/.libs" -lbitsift -Wl,-rpath,"$build/lib/.libs" \
+        -o "$2/planted" 2>"$tmp/err"; then
+        sed 's/^/# /' "$tmp/err"
+        point fail "$1: planted wrong value ($5): driver builds"
+    elif "$2/planted" "$1" 3 >"$tmp/out" 2>&1 || ! grep -q 'value [0-9]* differs' "$tmp/out"; then
+        point fail "$1: planted wrong value ($5) not caught"
+    else
+        point ok "$1: planted wrong value ($5) caught: $(grep -m 1 -A 2 'differs' "$tmp/out" |
+            tail -n 2 | tr -s ' #\n' ' ')"
     fi
 }
 
@@ -97,6 +121,12 @@ for f in $full; do
     done
     diff_run "$f" "$d" 30
     case "$f" in
+    */constructs.bss)
+        # The value comparison can fail: a generated visit function made to
+        # report a wrong value (a float's sign; an enum's name) must be caught.
+        plant "$f" "$d" 'vs->f\.value\.f = v->' 'vs->f.value.f = -v->' "a float's sign"
+        plant "$f" "$d" 'return "mid";' 'return "MID";' "an enum value's name"
+        ;;
     */hostile.bss)
         # Its comments, strings and names try to add declarations named
         # INJECTED_n: none may reach the output.
@@ -132,6 +162,7 @@ if "$bitsift" gen c -s "$top/examples/shooter.bss" -o "$d/net" 2>"$tmp/err" &&
         "$d/net/shooter.c" $ldflags -L"$build/lib/.libs" -lbitsift \
         -Wl,-rpath,"$build/lib/.libs" -o "$d/game_net" 2>>"$tmp/err" &&
     "$d/game_net" >"$tmp/out" 2>&1 && grep -q 'player 7 at (12.5, -3.25), health 180' "$tmp/out" &&
+    grep -q '^  players\[0\]\.weapon = rifle$' "$tmp/out" &&
     grep -q '^dropped: crc' "$tmp/out"; then
     point ok "examples/game_net.c: sends and receives a snapshot through generated code"
 else

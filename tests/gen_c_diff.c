@@ -43,6 +43,201 @@ static uint64_t rng_next(uint64_t *state)
 static struct gen_packet packet, again; /* large: not on the stack */
 static uint8_t out[MAX_PACKET], bad[MAX_PACKET];
 
+/* ---- values, as lines: the interpreter's visitor events and gen_visit's --- */
+
+/* One field as a line of text that holds its value exactly: path, type
+ * name, value kind, flags (absent, derived), then the value (floats and
+ * doubles as their bits, bytes in hex, an enum with its name, an array's
+ * element count). */
+struct lines {
+    char **line;
+    size_t n, cap;
+    size_t open[BITSIFT_SCHEMA_MAX_DEPTH * 2 + 8]; /* arrays entered, their count lines */
+    unsigned nopen;
+    bool broken; /* out of memory, or arrays nested beyond `open` */
+};
+
+static uint64_t compared_packets, compared_fields;
+
+static void lines_clear(struct lines *l)
+{
+    for (size_t k = 0; k < l->n; k++)
+        free(l->line[k]);
+    l->n = 0;
+    l->nopen = 0;
+    l->broken = false;
+}
+
+static size_t lines_add(struct lines *l, char *text)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256;
+        char **grown = realloc(l->line, cap * sizeof *grown);
+        if (!grown) {
+            free(text);
+            l->broken = true;
+            return l->n;
+        }
+        l->line = grown;
+        l->cap = cap;
+    }
+    l->line[l->n] = text;
+    return l->n++;
+}
+
+/* The value part; kind as bitsift_value_kind (gen_KIND_* have its numbers). */
+static char *field_line(const char *path, const char *type, int kind, unsigned flags, bool b,
+                        uint64_t u, int64_t i, float f, double d, const void *data, size_t size,
+                        const char *name)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *s = open_memstream(&text, &len);
+    if (!s)
+        return NULL;
+    fprintf(s, "%s %s kind %d flags %u:", path, type, kind, flags);
+    uint32_t fbits;
+    uint64_t dbits;
+    switch (kind) {
+    case BITSIFT_VALUE_BOOL:
+        fprintf(s, " %d", b ? 1 : 0);
+        break;
+    case BITSIFT_VALUE_UINT:
+        fprintf(s, " %llu", (unsigned long long)u);
+        break;
+    case BITSIFT_VALUE_INT:
+        fprintf(s, " %lld", (long long)i);
+        break;
+    case BITSIFT_VALUE_ENUM:
+        fprintf(s, " %lld %s", (long long)i, name ? name : "(no name)");
+        break;
+    case BITSIFT_VALUE_FLOAT:
+        memcpy(&fbits, &f, 4);
+        fprintf(s, " 0x%08x (%a)", fbits, (double)f);
+        break;
+    case BITSIFT_VALUE_DOUBLE:
+        memcpy(&dbits, &d, 8);
+        fprintf(s, " 0x%016llx (%a)", (unsigned long long)dbits, d);
+        break;
+    case BITSIFT_VALUE_BYTES:
+    case BITSIFT_VALUE_STRING:
+        fprintf(s, " %zu bytes ", size);
+        for (size_t k = 0; k < size; k++)
+            fprintf(s, "%02x", ((const uint8_t *)data)[k]);
+        break;
+    default:
+        break;
+    }
+    fclose(s);
+    return text;
+}
+
+static bool interpreter_field(void *ctx, const bitsift_event *ev)
+{
+    struct lines *l = ctx;
+    if (ev->flags & (BITSIFT_EVENT_FRAMING | BITSIFT_EVENT_ARRAY_META))
+        return true; /* framing; array bookkeeping: counts come with leave */
+    const bitsift_value *v = &ev->value;
+    char *text = field_line(ev->path, bitsift_field_type_name(ev->type), (int)v->kind,
+                            ev->flags & (BITSIFT_EVENT_ABSENT | BITSIFT_EVENT_DERIVED), v->b, v->u,
+                            v->i, v->f, v->d, v->data, v->size, v->name);
+    if (!text)
+        l->broken = true;
+    else
+        lines_add(l, text);
+    return true;
+}
+
+/* An array's count line goes where the array starts, as gen_visit puts it. */
+static bool interpreter_enter(void *ctx, const bitsift_event *ev)
+{
+    struct lines *l = ctx;
+    if (ev->type != BITSIFT_FIELD_ARRAY)
+        return true;
+    if (l->nopen == sizeof l->open / sizeof l->open[0]) {
+        l->broken = true;
+        return false;
+    }
+    l->open[l->nopen++] = lines_add(l, NULL);
+    return true;
+}
+
+static bool interpreter_leave(void *ctx, const bitsift_event *ev)
+{
+    struct lines *l = ctx;
+    if (ev->type != BITSIFT_FIELD_ARRAY || l->nopen == 0 || l->broken)
+        return true;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *s = open_memstream(&text, &len);
+    if (!s) {
+        l->broken = true;
+        return false;
+    }
+    fprintf(s, "%s array count %llu", ev->path, (unsigned long long)ev->count);
+    fclose(s);
+    l->line[l->open[--l->nopen]] = text;
+    return true;
+}
+
+static bool generated_field(void *ctx, const struct gen_field *f)
+{
+    struct lines *l = ctx;
+    char *text = NULL;
+    if (f->kind == gen_KIND_NONE && strcmp(f->type, "array") == 0) {
+        size_t len = 0;
+        FILE *s = open_memstream(&text, &len);
+        if (s) {
+            fprintf(s, "%s array count %lld", f->path, (long long)f->count);
+            fclose(s);
+        }
+    } else {
+        text = field_line(f->path, f->type, f->kind, f->flags, f->value.b, f->value.u,
+                          f->value.i, f->value.f, f->value.d, f->data, f->size, f->name);
+    }
+    if (!text)
+        l->broken = true;
+    else
+        lines_add(l, text);
+    return true;
+}
+
+/* The values of `pkt` (which both sides accept; `p` is what the generated
+ * reader made of it) are the same, field by field. */
+static bool same_values(const bitsift_schema *s, const uint8_t *pkt, size_t size,
+                        const struct gen_packet *p, const char *what)
+{
+    static struct lines want, got;
+    static bitsift_result res;
+    lines_clear(&want);
+    lines_clear(&got);
+    bitsift_visitor vis = {interpreter_field, interpreter_enter, interpreter_leave, &want};
+    if (bitsift_decode(s, pkt, size, 0, &vis, &res) != BITSIFT_OK) {
+        printf("# %s: the interpreter refuses the packet it accepted without a visitor\n", what);
+        return false;
+    }
+    if (!gen_visit(p, generated_field, &got)) {
+        printf("# %s: gen_visit fails\n", what);
+        return false;
+    }
+    if (want.broken || got.broken) {
+        printf("# %s: out of memory comparing values\n", what);
+        return false;
+    }
+    for (size_t k = 0; k < want.n || k < got.n; k++) {
+        const char *a = k < want.n ? want.line[k] : "(nothing)";
+        const char *b = k < got.n ? got.line[k] : "(nothing)";
+        if (!a || !b || strcmp(a, b) != 0) {
+            printf("# %s: value %zu differs:\n#   interpreter %s\n#   generated   %s\n", what,
+                   k, a ? a : "(array not left)", b ? b : "(null)");
+            return false;
+        }
+    }
+    compared_packets++;
+    compared_fields += want.n;
+    return true;
+}
+
 /* The interpreter and the generated reader decide the same. */
 static bool same_decision(const bitsift_schema *s, const uint8_t *pkt, size_t size,
                           const char *what)
@@ -61,7 +256,7 @@ static bool same_decision(const bitsift_schema *s, const uint8_t *pkt, size_t si
         return false;
     }
     if (ok)
-        return true;
+        return same_values(s, pkt, size, &again, what);
     const char *field = f->field ? f->field : "";
     if (f->kind != res.failure.kind || f->bit != res.failure.bit || strcmp(field, res.path) != 0) {
         printf("# %s: interpreter %s at bit %llu in '%s', generated %s at bit %llu in '%s'\n",
@@ -120,6 +315,9 @@ static bool check_type(const bitsift_schema *s, bitsift_tree *t, unsigned type, 
                    seed, size, written, msg);
             return false;
         }
+        snprintf(what, sizeof what, "type %u seed %u", type, seed);
+        if (!same_values(s, pkt, size, &packet, what))
+            return false;
         if (gen_measure(&packet) != 8u * size) {
             printf("# type %u seed %u: measure %llu bits, packet %zu bytes\n", type, seed,
                    (unsigned long long)gen_measure(&packet), size);
@@ -168,8 +366,11 @@ static int one_packet(bitsift_schema *s, const char *path)
             memcmp(out, pkt, size) != 0) {
             printf("# %s: write(read(p)) != p\n", path);
             status = 1;
+        } else if (!same_values(s, pkt, size, &packet, path)) {
+            status = 1;
         } else {
-            printf("valid, written back byte for byte\n");
+            printf("valid, %llu values the same, written back byte for byte\n",
+                   (unsigned long long)compared_fields);
         }
     } else if (status == 0) {
         printf("refused as the interpreter refuses it: %s at bit %llu in '%s'\n",
@@ -208,6 +409,8 @@ int main(int argc, char **argv)
         printf("%s %u - %s: %s, %u random packets, their cuts and bit flips\n",
                ok ? "ok" : "not ok", type + 1, argv[1], bitsift_schema_packet_name(s, type),
                seeds);
+        printf("# values compared: %llu packets, %llu fields\n",
+               (unsigned long long)compared_packets, (unsigned long long)compared_fields);
         status |= !ok;
     }
     bitsift_tree_free(t);
