@@ -44,6 +44,7 @@ FUZZ_DIST_FILES = fuzz/targets.list fuzz/seed-sources.list fuzz/targets.sh fuzz/
 	fuzz/coverage-floor fuzz/schema-error-seeds.sh fuzz/oss-fuzz-build.sh fuzz/oss-fuzz-test.sh \
 	fuzz/afl_driver.c fuzz/afl_crc_mutator.c
 EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md fuzz/regressions
+EXTRA_DIST += fuzz/gen-fuzz.test
 # ClusterFuzzLite: configuration only (fuzz/README.md, "Long campaigns").
 EXTRA_DIST += .clusterfuzzlite/Dockerfile .clusterfuzzlite/build.sh .clusterfuzzlite/project.yaml \
 	.github/workflows/cflite.yml
@@ -96,6 +97,7 @@ fuzz-smoke: fuzz
 	$(FUZZ_BUILD_ENV) FUZZ_VARIANTS='$(FUZZ_VARIANTS)' CFLAGS='$(CFLAGS)' \
 		FUZZ_ENGINE_LDFLAGS='$(FUZZ_ENGINE_LDFLAGS)' \
 		$(SHELL) $(srcdir)/fuzz/planted-disagreement.test
+	$(FUZZ_RUN_ENV) CC='$(CC)' CFLAGS='$(CFLAGS)' FUZZ_ENGINE_LDFLAGS='$(FUZZ_ENGINE_LDFLAGS)' $(SHELL) $(srcdir)/fuzz/gen-fuzz.test
 
 # Executions per second of the packet harnesses (fuzz/bench.sh): a
 # benchmark, reported in docs/performance.md, not a test.

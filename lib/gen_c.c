@@ -4,14 +4,15 @@
  * compiles into its own code: one header (the types) and one source (the
  * serialize functions), both including only <bitsift/bits.h>.
  *
- *   header   enum constants per schema enum; a struct per schema struct
- *            and per packet type; the packet as a type tag and a union;
- *            the framing; the function prototypes
+ *   header   a C enum per schema enum; a struct per schema struct and
+ *            per packet type; the packet as a type tag and a union; the
+ *            framing; the function prototypes; the visit types
  *   source   one serialize function per struct and packet type, written
  *            once for read, write and measure with libbitsift's serialize
  *            macros (the mode is a constant in each caller, so the
  *            compiler keeps one direction per caller); <name>_read,
- *            <name>_write and <name>_measure for whole packets
+ *            <name>_write and <name>_measure for whole packets; and
+ *            <name>_visit, the values of a packet field by field
  *
  * This is one more walker of the compiled ops. What a field is comes from
  * the field-type table: the macro is bitsift_serialize_named(..., kind,
@@ -20,7 +21,9 @@
  * what C needs beyond that is here: member types, loops, conditions.
  *
  * Every name that reaches the output is a schema identifier (letters,
- * digits, '_'), renamed when it is a C or C++ keyword; every string is
+ * digits, '_'), renamed when it is a C or C++ keyword or when it would
+ * take a struct member's name twice ("member names"), refused when two
+ * would be one name at file scope ("file-scope names"); every string is
  * written as an escaped literal (c_string): nothing in a schema can end a
  * comment or a string and add code of its own. Floats are written as
  * exact hexadecimal literals, and all float arithmetic stays inside
@@ -60,6 +63,10 @@ struct cgen {
      * and the op that keeps each slot. */
     char **member;
     int32_t *slot_op;
+    /* Per op, its C member's name in the struct of its body ("member names"):
+     * the field's own, an inline array's count, a sparse array's presence
+     * flags. NULL for an op that keeps no member. */
+    char **cname, **count_name, **present_name;
     unsigned loop; /* loop variables in use: k1, k2, ... */
 };
 
@@ -218,6 +225,107 @@ static struct c_type *find_type(struct cgen *g, const char *name, bool packet)
 
 static bool collect_types(struct cgen *g, uint32_t first, uint32_t end, unsigned depth);
 
+/* ---- member names ------------------------------------------------------------ */
+
+/*
+ * The members of one C struct must differ, but a schema may have a field
+ * `xs_count` beside an inline array `xs` (whose count is `xs_count` too),
+ * or `class_` beside `class` (a C++ keyword, renamed `class_`). The
+ * schema's names win, in this order: names kept as written, then renamed
+ * keywords, then the generated `_count` and `_present` members; a name
+ * already taken gets '_' appended until it is free. Names depend only on
+ * the body's ops, so every use of a struct gets the same ones.
+ */
+struct name_set {
+    char **names;
+    size_t n;
+};
+
+static bool name_taken(const struct name_set *set, const char *name)
+{
+    for (size_t k = 0; k < set->n; k++)
+        if (strcmp(set->names[k], name) == 0)
+            return true;
+    return false;
+}
+
+/* `want`, or `want` with the fewest '_' appended that is free; NULL when
+ * out of memory. The set keeps the pointer, the caller owns the copy. */
+static char *claim_name(struct name_set *set, const char *want, const char *suffix)
+{
+    size_t len = strlen(want) + strlen(suffix);
+    char *name = malloc(len + set->n + 2);
+    if (!name)
+        return NULL;
+    sprintf(name, "%s%s", want, suffix);
+    while (name_taken(set, name)) {
+        name[len++] = '_';
+        name[len] = '\0';
+    }
+    set->names[set->n++] = name;
+    return strdup(name);
+}
+
+static bool has_member(const struct schema_op *op)
+{
+    uint32_t dims;
+    uint64_t bytes;
+    return op->code == OP_ARRAY || op->code == OP_STRUCT || leaf_ctype(op, &dims, &bytes);
+}
+
+/* Name the members of the body [first, end) (an if's branches flattened). */
+static bool name_members(struct cgen *g, uint32_t first, uint32_t end)
+{
+    const struct schema_op *ops = g->s->ops;
+    struct name_set set = {calloc(3 * (size_t)(end - first) + 1, sizeof(char *)), 0};
+    if (!set.names)
+        return refuse(g, BITSIFT_E_NOMEM, "out of memory");
+    bool ok = true;
+    for (int pass = 0; pass < 3 && ok; pass++) {
+        for (uint32_t i = first; i < end && ok; i++) {
+            const struct schema_op *op = &ops[i];
+            if (op->code == OP_IF || !has_member(op))
+                continue;
+            char buf[80];
+            c_name(buf, sizeof buf, op->name);
+            bool renamed = strcmp(buf, op->name ? op->name : "") != 0;
+            if (pass == 0 && !renamed) {
+                free(g->cname[i]);
+                ok = (g->cname[i] = claim_name(&set, buf, "")) != NULL;
+            } else if (pass == 1 && renamed) {
+                free(g->cname[i]);
+                ok = (g->cname[i] = claim_name(&set, buf, "")) != NULL;
+            } else if (pass == 2 && op->code == OP_ARRAY && op->array_kind == ARRAY_INLINE) {
+                free(g->count_name[i]);
+                ok = (g->count_name[i] = claim_name(&set, g->cname[i], "_count")) != NULL;
+            } else if (pass == 2 && op->code == OP_ARRAY && op->array_kind >= ARRAY_FLAGS) {
+                free(g->present_name[i]);
+                ok = (g->present_name[i] = claim_name(&set, g->cname[i], "_present")) != NULL;
+            }
+            if (op->code == OP_ARRAY || op->code == OP_STRUCT)
+                i = op->end - 1;
+        }
+    }
+    for (size_t k = 0; k < set.n; k++)
+        free(set.names[k]);
+    free(set.names);
+    return ok ? true : refuse(g, BITSIFT_E_NOMEM, "out of memory");
+}
+
+/* Every struct body of the schema: the packet types' and the structs'. */
+static bool name_all_members(struct cgen *g)
+{
+    const bitsift_schema *s = g->s;
+    for (size_t t = 0; t < g->ntypes; t++)
+        if (!name_members(g, g->types[t].first, g->types[t].end))
+            return false;
+    for (uint32_t i = 0; i < s->op_count; i++)
+        if (s->ops[i].code == OP_STRUCT && !is_composite(&s->ops[i]) &&
+            !name_members(g, i + 1, s->ops[i].end))
+            return false;
+    return true;
+}
+
 /* Add the struct type of ops[i] after the types it uses. */
 static bool add_type(struct cgen *g, const char *name, uint32_t first, uint32_t end, bool packet,
                      unsigned depth)
@@ -272,14 +380,10 @@ static bool members(struct cgen *g, uint32_t first, uint32_t end, const char *wh
             elem = &ops[i + 1];
             count = (uint64_t)op->max;
             if (op->array_kind == ARRAY_INLINE) {
-                fputs("    int64_t ", out);
-                put_name(out, op->name);
-                fputs("_count;\n", out);
+                fprintf(out, "    int64_t %s;\n", g->count_name[i]);
                 size += 8;
             } else if (op->array_kind >= ARRAY_FLAGS) {
-                fputs("    bool ", out);
-                put_name(out, op->name);
-                fprintf(out, "_present[%" PRIu64 "];\n", count);
+                fprintf(out, "    bool %s[%" PRIu64 "];\n", g->present_name[i], count);
                 size += count;
             }
         }
@@ -313,7 +417,7 @@ static bool members(struct cgen *g, uint32_t first, uint32_t end, const char *wh
             if (dims)
                 one = dims;
         }
-        put_name(out, op->name);
+        fputs(g->cname[i] ? g->cname[i] : "empty_", out);
         if (array)
             fprintf(out, "[%" PRIu64 "]", count);
         if (comps)
@@ -372,28 +476,187 @@ static bool emit_types(struct cgen *g)
     return true;
 }
 
+/* ---- file-scope names ----------------------------------------------------- */
+
+/*
+ * Everything the output declares at file scope is made of the prefix and
+ * schema names joined by '_': `gen_Team_red` is enum Team's value red, but
+ * also enum Team_red's value... nothing, or enum Team's `red` and enum
+ * `Team_red`... A schema whose names collide so is refused with both
+ * names: renaming them silently would make the API guess work. Struct and
+ * enum tags share one name space ("tag "), all else another.
+ */
+struct global_name {
+    char *c;    /* the C name, "tag " first for a tag */
+    char *what; /* what in the schema it is for */
+};
+
+struct globals {
+    struct global_name *list;
+    size_t n, cap;
+    bool failed;
+};
+
+/* [tag ]prefix_a[_b] (no prefix_ when raw: the source's static names). */
+static void global_add(struct cgen *g, struct globals *gl, bool tag, bool raw,
+                       const char *what_kind, const char *what_name, const char *a,
+                       const char *b)
+{
+    if (gl->failed)
+        return;
+    if (gl->n == gl->cap) {
+        size_t cap = gl->cap ? 2 * gl->cap : 64;
+        struct global_name *grown = realloc(gl->list, cap * sizeof *grown);
+        if (!grown) {
+            gl->failed = true;
+            return;
+        }
+        gl->list = grown;
+        gl->cap = cap;
+    }
+    char pa[80] = "", pb[80], pc[80] = "";
+    if (!raw)
+        c_name(pa, sizeof pa, g->prefix);
+    c_name(pb, sizeof pb, a);
+    if (b)
+        c_name(pc, sizeof pc, b);
+    size_t size = strlen(pa) + strlen(pb) + strlen(pc) + 16;
+    char *name = malloc(size), *what = malloc(strlen(what_kind) + strlen(what_name) + 4);
+    if (!name || !what) {
+        free(name);
+        free(what);
+        gl->failed = true;
+        return;
+    }
+    snprintf(name, size, "%s%s%s%s%s%s", tag ? "tag " : "", pa, raw ? "" : "_", pb,
+             b ? "_" : "", pc);
+    sprintf(what, "%s%s%s", what_kind, *what_name ? " " : "", what_name);
+    gl->list[gl->n].c = name;
+    gl->list[gl->n].what = what;
+    gl->n++;
+}
+
+static int global_order(const void *a, const void *b)
+{
+    return strcmp(((const struct global_name *)a)->c, ((const struct global_name *)b)->c);
+}
+
+static bool check_global_names(struct cgen *g)
+{
+    const bitsift_schema *s = g->s;
+    struct globals gl = {NULL, 0, 0, false};
+    for (size_t t = 0; t < g->ntypes; t++) {
+        const char *kind = g->types[t].packet ? "packet" : "struct";
+        global_add(g, &gl, true, false, kind, g->types[t].name, g->types[t].name, NULL);
+        global_add(g, &gl, false, false, kind, g->types[t].name, "serialize", g->types[t].name);
+        global_add(g, &gl, false, true, kind, g->types[t].name, "visit_type", g->types[t].name);
+    }
+    for (uint32_t t = 0; t < s->packet_count; t++)
+        global_add(g, &gl, false, false, "packet", s->packets[t].name, "TYPE",
+                   s->packets[t].name);
+    for (uint32_t e = 0; e < s->enum_count; e++) {
+        const struct schema_enum *en = &s->enums[e];
+        global_add(g, &gl, true, false, "enum", en->name, en->name, NULL);
+        global_add(g, &gl, false, true, "enum", en->name, "enum_name", en->name);
+        for (uint32_t k = 0; k < en->count; k++) {
+            char what[200];
+            snprintf(what, sizeof what, "%s's value %s", en->name,
+                     s->enum_values[en->first + k].name);
+            global_add(g, &gl, false, false, "enum", what, en->name,
+                       s->enum_values[en->first + k].name);
+        }
+    }
+    /* What the generator adds of its own. */
+    static const char *const own_tags[] = {"packet", "field", "kind"};
+    static const char *const own[] = {"read",     "write",        "measure",       "visit",
+                                      "visitor",  "framing",      "FIELD_ABSENT",  "FIELD_DERIVED",
+                                      "KIND_NONE", "KIND_BOOL",   "KIND_UINT",     "KIND_INT",
+                                      "KIND_FLOAT", "KIND_DOUBLE", "KIND_BYTES",   "KIND_STRING",
+                                      "KIND_ENUM"};
+    static const char *const own_static[] = {"serialize_packet", "visit_leaf", "visit_path",
+                                             "visit_path_end", "visit_text_size"};
+    for (size_t k = 0; k < sizeof own_tags / sizeof own_tags[0]; k++)
+        global_add(g, &gl, true, false, "the generator's own", own_tags[k], own_tags[k], NULL);
+    global_add(g, &gl, true, true, "the generator's own", "visit", "visit", NULL);
+    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
+        global_add(g, &gl, false, false, "the generator's own", own[k], own[k], NULL);
+    for (size_t k = 0; k < sizeof own_static / sizeof own_static[0]; k++)
+        global_add(g, &gl, false, true, "the generator's own", own_static[k], own_static[k], NULL);
+    if (gl.failed) {
+        for (size_t k = 0; k < gl.n; k++) {
+            free(gl.list[k].c);
+            free(gl.list[k].what);
+        }
+        free(gl.list);
+        return refuse(g, BITSIFT_E_NOMEM, "out of memory");
+    }
+    qsort(gl.list, gl.n, sizeof *gl.list, global_order);
+    bool ok = true;
+    for (size_t k = 1; k < gl.n && ok; k++)
+        if (strcmp(gl.list[k - 1].c, gl.list[k].c) == 0) {
+            const char *c = gl.list[k].c;
+            ok = refuse(g, BITSIFT_E_SCHEMA,
+                        "%s and %s are both %s%s in the generated C: rename one of them",
+                        gl.list[k - 1].what, gl.list[k].what,
+                        strncmp(c, "tag ", 4) == 0 ? "the tag " : "", c + (strncmp(c, "tag ", 4) == 0 ? 4 : 0));
+        }
+    for (size_t k = 0; k < gl.n; k++) {
+        free(gl.list[k].c);
+        free(gl.list[k].what);
+    }
+    free(gl.list);
+    return ok;
+}
+
 static void emit_enums(struct cgen *g)
 {
     const bitsift_schema *s = g->s;
     FILE *out = g->out;
     for (uint32_t e = 0; e < s->enum_count; e++) {
         const struct schema_enum *en = &s->enums[e];
+        /* A C enum names the values; its constants are ints (C99), so an
+         * enum with a value outside int's range, or with no value (C has
+         * no empty enum), gets int64_t constants instead. Fields keep
+         * int64_t either way: any value read fits before it is checked. */
+        bool as_enum = en->count > 0;
+        for (uint32_t k = 0; k < en->count; k++) {
+            int64_t v = s->enum_values[en->first + k].value;
+            if (v < INT32_MIN || v > INT32_MAX)
+                as_enum = false;
+        }
         fputs("\n/* enum ", out);
         put_name(out, en->name);
-        fprintf(out, ": int(%" PRId64 ", %" PRId64 ") on the wire, held as int64_t */\n",
-                en->min, en->max);
+        fprintf(out, ": int(%" PRId64 ", %" PRId64 ") on the wire; fields of it are int64_t%s */\n",
+                en->min, en->max, as_enum ? "" : ", its values int64_t constants");
+        if (as_enum) {
+            fputs("enum ", out);
+            put_name(out, g->prefix);
+            fputc('_', out);
+            put_name(out, en->name);
+            fputs(" {\n", out);
+        }
         for (uint32_t k = 0; k < en->count; k++) {
             const struct schema_enum_value *v = &s->enum_values[en->first + k];
-            fputs("#define ", out);
+            fputs(as_enum ? "    " : "#define ", out);
             put_name(out, g->prefix);
             fputc('_', out);
             put_name(out, en->name);
             fputc('_', out);
             put_name(out, v->name);
-            fputc(' ', out);
-            c_int(out, v->value);
-            fputc('\n', out);
+            if (as_enum) {
+                if (v->value == INT32_MIN)
+                    fputs(" = -2147483647 - 1", out);
+                else
+                    fprintf(out, " = %" PRId64, v->value);
+                fputs(k + 1 < en->count ? ",\n" : "\n", out);
+            } else {
+                fputc(' ', out);
+                c_int(out, v->value);
+                fputc('\n', out);
+            }
         }
+        if (as_enum)
+            fputs("};\n", out);
     }
 }
 
@@ -415,11 +678,14 @@ static void assign_members(struct cgen *g, uint32_t first, uint32_t end, const c
             g->slot_op[op->slot] = (int32_t)i;
         if (op->code == OP_IF)
             continue;
-        size_t n = strlen(prefix) + 80;
+        size_t n = strlen(prefix) + 80 + (g->cname[i] ? strlen(g->cname[i]) : 0);
         char *m = malloc(n);
         if (m) {
             memcpy(m, prefix, strlen(prefix));
-            c_name(m + strlen(prefix), 80, op->name);
+            if (g->cname[i])
+                strcpy(m + strlen(prefix), g->cname[i]);
+            else
+                c_name(m + strlen(prefix), 80, op->name);
         }
         free(g->member[i]);
         g->member[i] = m;
@@ -809,8 +1075,8 @@ static bool emit_array(struct cgen *g, uint32_t i, unsigned ind)
         indent(out, ind);
         fprintf(out, "bitsift_serialize_sparse_begin(stream, mode, it%u, ", k);
         c_string(out, op->name);
-        fprintf(out, ", %s, v->%s_present, %" PRId64 ");\n", encodings[op->array_kind], m,
-                op->max);
+        fprintf(out, ", %s, v->%s, %" PRId64 ");\n", encodings[op->array_kind],
+                g->present_name[i], op->max);
         indent(out, ind);
         fprintf(out, "while (bitsift_serialize_sparse_next(stream, mode, it%u)) {\n", k);
         indent(out, ind + 1);
@@ -840,9 +1106,9 @@ static bool emit_array(struct cgen *g, uint32_t i, unsigned ind)
             indent(out, ind);
             fputs("bitsift_serialize_named(stream, mode, ", out);
             c_string(out, op->name);
-            fprintf(out, ", int, v->%s_count, (0, %" PRId64 "));\n", m, op->max);
+            fprintf(out, ", int, v->%s, (0, %" PRId64 "));\n", g->count_name[i], op->max);
             indent(out, ind);
-            fprintf(out, "n%u = v->%s_count;\n", k, m);
+            fprintf(out, "n%u = v->%s;\n", k, g->count_name[i]);
         }
         indent(out, ind);
         fprintf(out, "for (int64_t k%u = 0; k%u < n%u; k%u++) {\n", k, k, k, k);
@@ -1479,7 +1745,7 @@ static bool visit_array(struct cgen *g, struct visit_needs *need, uint32_t i, un
         indent(out, ind);
         fprintf(out, "for (int64_t k%u = 0; k%u < %" PRId64 "; k%u++)\n", k, k, op->max, k);
         indent(out, ind + 1);
-        fprintf(out, "n%u += v->%s_present[k%u];\n", k, m, k);
+        fprintf(out, "n%u += v->%s[k%u];\n", k, g->present_name[i], k);
     } else if (op->array_kind == ARRAY_FIXED) {
         fprintf(out, "%" PRId64 ";\n", op->max);
     } else {
@@ -1487,7 +1753,7 @@ static bool visit_array(struct cgen *g, struct visit_needs *need, uint32_t i, un
             if (!slot_expr(g, op->count_slot, out))
                 return false;
         } else {
-            fprintf(out, "v->%s_count", m);
+            fprintf(out, "v->%s", g->count_name[i]);
         }
         fputs(";\n", out);
         indent(out, ind);
@@ -1502,7 +1768,7 @@ static bool visit_array(struct cgen *g, struct visit_needs *need, uint32_t i, un
     if (sparse) {
         fprintf(out, "for (int64_t k%u = 0; k%u < %" PRId64 "; k%u++) {\n", k, k, op->max, k);
         indent(out, ind + 1);
-        fprintf(out, "if (!v->%s_present[k%u])\n", m, k);
+        fprintf(out, "if (!v->%s[k%u])\n", g->present_name[i], k);
         indent(out, ind + 2);
         fputs("continue;\n", out);
     } else {
@@ -1525,7 +1791,7 @@ static bool visit_array(struct cgen *g, struct visit_needs *need, uint32_t i, un
             }
         } else {
             indent(out, ind + 1);
-            fputs("if (!visit_", out);
+            fputs("if (!visit_type_", out);
             put_name(out, field_type_name(g, elem));
             fprintf(out, "(vs, &%s))\n", lv);
             indent(out, ind + 2);
@@ -1595,7 +1861,7 @@ static bool visit_body(struct cgen *g, struct visit_needs *need, uint32_t first,
                 }
             } else {
                 indent(out, ind + 1);
-                fputs("if (!visit_", out);
+                fputs("if (!visit_type_", out);
                 put_name(out, field_type_name(g, op));
                 fprintf(out, "(vs, &%s))\n", lv);
                 indent(out, ind + 2);
@@ -1623,7 +1889,7 @@ static bool visit_function(struct cgen *g, struct visit_needs *need, const struc
     for (uint32_t i = 0; i < SCHEMA_MAX_SLOTS; i++)
         g->slot_op[i] = -1;
     assign_members(g, t->first, t->end, "");
-    fputs("\nstatic bool visit_", out);
+    fputs("\nstatic bool visit_type_", out);
     put_name(out, t->name);
     fputs("(struct visit *vs, const ", out);
     type_name(g, t);
@@ -1744,7 +2010,7 @@ static bool emit_visit_functions(struct cgen *g)
           "    switch (packet->type) {\n",
           out);
     for (uint32_t t = 0; t < s->packet_count; t++) {
-        fprintf(out, "    case %uu:\n        return visit_", t);
+        fprintf(out, "    case %uu:\n        return visit_type_", t);
         put_name(out, s->packets[t].name);
         fputs("(&vs, &packet->as.", out);
         put_name(out, s->packets[t].name);
@@ -1774,7 +2040,10 @@ bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *
     g.types = calloc((size_t)s->field_count + s->packet_count + 1, sizeof *g.types);
     g.member = calloc((size_t)s->op_count + 1, sizeof *g.member);
     g.slot_op = calloc(SCHEMA_MAX_SLOTS, sizeof *g.slot_op);
-    if (!g.types || !g.member || !g.slot_op) {
+    g.cname = calloc((size_t)s->op_count + 1, sizeof *g.cname);
+    g.count_name = calloc((size_t)s->op_count + 1, sizeof *g.count_name);
+    g.present_name = calloc((size_t)s->op_count + 1, sizeof *g.present_name);
+    if (!g.types || !g.member || !g.slot_op || !g.cname || !g.count_name || !g.present_name) {
         refuse(&g, BITSIFT_E_NOMEM, "out of memory");
         goto done;
     }
@@ -1786,6 +2055,8 @@ bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *
         if (!add_type(&g, s->packets[t].name, first, end, true, 0))
             goto done;
     }
+    if (!name_all_members(&g) || !check_global_names(&g))
+        goto done;
     g.out = header;
     emit_header(&g);
     if (!emit_types(&g))
@@ -1806,9 +2077,19 @@ bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *
     if (ferror(header) || ferror(source))
         refuse(&g, BITSIFT_E_IO, "write error");
 done:
-    if (g.member)
-        for (uint32_t i = 0; i < s->op_count; i++)
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        if (g.member)
             free(g.member[i]);
+        if (g.cname)
+            free(g.cname[i]);
+        if (g.count_name)
+            free(g.count_name[i]);
+        if (g.present_name)
+            free(g.present_name[i]);
+    }
+    free(g.cname);
+    free(g.count_name);
+    free(g.present_name);
     free(g.member);
     free(g.slot_op);
     free(g.types);

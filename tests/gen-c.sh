@@ -38,7 +38,7 @@ set -- $full
 nfull=$#
 set -- $corpus
 ncorpus=$#
-echo "1..$((nfull * 6 + ncorpus * 2 + 5))"
+echo "1..$((nfull * 6 + ncorpus * 2 + 9))"
 
 i=0
 status=0
@@ -153,6 +153,36 @@ for f in $corpus; do
         point fail "$f: not generated"
     fi
 done
+# Names that would collide at file scope in C are refused, naming both
+# (member names inside a struct are renamed instead: tests/gen-c/names.bss).
+# clash NAME SCHEMA-TEXT EXPECTED-MESSAGE [gen options]
+clash() {
+    printf '%s\n' "$2" >"$tmp/clash.bss"
+    rm -rf "$tmp/clash"
+    shift_args=${4:-}
+    # shellcheck disable=SC2086
+    "$bitsift" gen c $shift_args -s "$tmp/clash.bss" -o "$tmp/clash" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -qF "$3" "$tmp/err" && [ -z "$(ls "$tmp/clash" 2>/dev/null)" ]; then
+        point ok "file-scope clash refused: $1 ($(cat "$tmp/err"))"
+    else
+        sed 's/^/# /' "$tmp/err"
+        point fail "file-scope clash refused: $1 (exit $rc)"
+    fi
+}
+clash "two enums' values" 'protocol t { id 1; } enum A_b { c } enum A { b_c } packet p { A a; A_b ab; }' \
+    "enum A_b's value c and enum A's value b_c are both t_A_b_c"
+clash "an enum value and a packet type's number" \
+    'protocol t { id 1; } enum TYPE { p } packet p { TYPE q; }' \
+    "packet p and enum TYPE's value p are both t_TYPE_p"
+clash "a renamed C keyword" \
+    'protocol t { id 1; } struct class { bool x; } struct class_ { bool y; } packet p { class a; class_ b; }' \
+    "struct class and struct class_ are both"
+clash "the generated code's own static names" \
+    'protocol t { id 1; } enum path { end } packet p { path a; }' \
+    "enum path's value end and the generator's own visit_path_end are both visit_path_end" \
+    "--name visit"
+
 # The walk-through's example (docs/gen-c.md): a game's send and receive.
 d="$tmp/game"
 mkdir -p "$d"

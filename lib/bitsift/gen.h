@@ -59,10 +59,13 @@ bitsift_error bitsift_gen_wireshark(const bitsift_schema *s, const bitsift_gen_o
  * options' name or the schema's), the serialize functions to `source`
  * (NAME.c, which includes "NAME.h"). Both need only <bitsift/bits.h>
  * and compile warning-free as C99 and C++17 (-Wall -Wextra -pedantic).
- * Returns BITSIFT_OK, BITSIFT_E_ARGUMENT (a bad name), BITSIFT_E_LIMIT (a
- * struct above max_struct_bytes), BITSIFT_E_SCHEMA (a construct it does
- * not support yet), BITSIFT_E_NOMEM or BITSIFT_E_IO; options->error says
- * which field. */
+ * Besides the serialize functions, NAME_visit reports a packet's values
+ * field by field as bitsift_decode's visitor would. Returns BITSIFT_OK,
+ * BITSIFT_E_ARGUMENT (a bad name), BITSIFT_E_LIMIT (a struct above
+ * max_struct_bytes), BITSIFT_E_SCHEMA (a construct it does not support
+ * yet, or schema names that would be one C name at file scope),
+ * BITSIFT_E_NOMEM or BITSIFT_E_IO; options->error says which field or
+ * names. */
 bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *options,
                             FILE *header, FILE *source);
 
