@@ -68,6 +68,8 @@ struct cgen {
      * flags. NULL for an op that keeps no member. */
     char **cname, **count_name, **present_name;
     unsigned loop; /* loop variables in use: k1, k2, ... */
+    const char *text; /* the schema's text, for its comments; NULL for none */
+    size_t text_size;
 };
 
 static bool refuse(struct cgen *g, bitsift_error e, const char *fmt, ...)
@@ -159,6 +161,131 @@ static void c_int(FILE *out, int64_t v)
 static void c_float(FILE *out, float f)
 {
     fprintf(out, "%af", (double)f);
+}
+
+/* ---- comments carried over ------------------------------------------------ */
+
+/*
+ * With the schema's text (options->schema_text), the '#' comments right
+ * above a declaration or field, and the one after a field on its line,
+ * go into the header. They are untrusted text inside a C comment: only
+ * printable ASCII is kept (anything else becomes '?'), and a space splits
+ * every "*" "/" and "/" "*" pair and every "??" (trigraphs), so that no
+ * comment can end the C comment, open a nested one or splice a line.
+ */
+#define COMMENT_MAX_LINE  160 /* bytes of one comment line kept */
+static void indent(FILE *out, unsigned n);
+#define COMMENT_MAX_LINES 24  /* lines of one comment block kept */
+
+static void comment_text(FILE *out, const char *t, size_t a, size_t b)
+{
+    while (a < b && (t[a] == ' ' || t[a] == '\t'))
+        a++;
+    while (b > a && (t[b - 1] == ' ' || t[b - 1] == '\t' || t[b - 1] == '\r'))
+        b--;
+    if (b - a > COMMENT_MAX_LINE)
+        b = a + COMMENT_MAX_LINE;
+    char last = ' ';
+    for (size_t k = a; k < b; k++) {
+        char c = t[k] >= 0x20 && t[k] < 0x7f ? t[k] : '?';
+        if ((last == '*' && c == '/') || (last == '/' && c == '*') || (last == '?' && c == '?'))
+            fputc(' ', out);
+        fputc(c, out);
+        last = c;
+    }
+}
+
+/* The start of the line that holds offset `at`. */
+static size_t line_start(const struct cgen *g, size_t at)
+{
+    while (at > 0 && g->text[at - 1] != '\n')
+        at--;
+    return at;
+}
+
+/* The '#' comment lines right above the line that holds `at`, when `at`
+ * starts its line (blanks aside), each written as its own C comment line. */
+static void leading_comments(struct cgen *g, size_t at, unsigned ind)
+{
+    if (!g->text || at > g->text_size)
+        return;
+    size_t ls = line_start(g, at);
+    for (size_t k = ls; k < at; k++)
+        if (g->text[k] != ' ' && g->text[k] != '\t')
+            return; /* something else before it on its line */
+    size_t first = ls, lines = 0;
+    while (first > 0 && lines < COMMENT_MAX_LINES) {
+        size_t prev = line_start(g, first - 1), k = prev;
+        while (k < first - 1 && (g->text[k] == ' ' || g->text[k] == '\t'))
+            k++;
+        if (k >= first - 1 || g->text[k] != '#')
+            break;
+        first = prev;
+        lines++;
+    }
+    if (!lines)
+        return;
+    indent(g->out, ind);
+    fputs(lines == 1 ? "/* " : "/*\n", g->out);
+    for (size_t pos = first; pos < ls;) {
+        size_t end = pos;
+        while (end < ls && g->text[end] != '\n')
+            end++;
+        size_t k = pos;
+        while (k < end && g->text[k] != '#')
+            k++;
+        if (lines > 1) {
+            indent(g->out, ind);
+            fputs(" *", g->out);
+            if (k + 1 < end)
+                fputc(' ', g->out);
+        }
+        comment_text(g->out, g->text, k + 1, end);
+        fputs(lines == 1 ? " */\n" : "\n", g->out);
+        pos = end + 1;
+    }
+    if (lines > 1) {
+        indent(g->out, ind);
+        fputs(" */\n", g->out);
+    }
+}
+
+/* The '#' comment after offset `end` on its line (blanks between): its
+ * text in [*a, *b). */
+static bool trailing_comment(const struct cgen *g, size_t end, size_t *a, size_t *b)
+{
+    if (!g->text || end > g->text_size)
+        return false;
+    size_t k = end;
+    while (k < g->text_size && (g->text[k] == ' ' || g->text[k] == '\t'))
+        k++;
+    if (k >= g->text_size || g->text[k] != '#')
+        return false;
+    *a = k + 1;
+    *b = k;
+    while (*b < g->text_size && g->text[*b] != '\n')
+        (*b)++;
+    return true;
+}
+
+/* Where a field's statement is written, when known. */
+static const bitsift_field_source *field_src(const struct cgen *g, const struct schema_op *op)
+{
+    if (!g->text || op->field < 0 || (uint32_t)op->field >= g->s->field_count ||
+        !g->s->fields[op->field].has_src)
+        return NULL;
+    const bitsift_field_source *src = &g->s->fields[op->field].src;
+    return src->end > src->start && src->end <= g->text_size ? src : NULL;
+}
+
+/* The start of the line holding the '{' that opens the body at `body`. */
+static size_t declaration_line(const struct cgen *g, size_t body)
+{
+    if (!g->text || body > g->text_size)
+        return SIZE_MAX;
+    while (body > 0 && g->text[body - 1] != '{')
+        body--;
+    return body > 0 ? line_start(g, body - 1) : SIZE_MAX;
 }
 
 /* ---- types ---------------------------------------------------------------- */
@@ -376,6 +503,11 @@ static bool members(struct cgen *g, uint32_t first, uint32_t end, const char *wh
         uint64_t count = 1, size = 0;
         const struct schema_op *elem = op;
         bool array = op->code == OP_ARRAY;
+        const bitsift_field_source *src = has_member(op) ? field_src(g, op) : NULL;
+        size_t note_a = 0, note_b = 0;
+        bool note = src && trailing_comment(g, src->end, &note_a, &note_b);
+        if (src)
+            leading_comments(g, src->start, 1);
         if (array) {
             elem = &ops[i + 1];
             count = (uint64_t)op->max;
@@ -425,7 +557,7 @@ static bool members(struct cgen *g, uint32_t first, uint32_t end, const char *wh
         if (dims)
             fprintf(out, "[%u]", dims);
         fputc(';', out);
-        if (spelling[0]) {
+        if (spelling[0] || note) {
             /* The spelling is made of keywords, numbers and identifiers;
              * written as a C string's contents anyway, so that no text
              * could end the comment. */
@@ -434,6 +566,10 @@ static bool members(struct cgen *g, uint32_t first, uint32_t end, const char *wh
                 fputc(*p == '*' || *p == '/' ? '_' : *p, out);
             if (comps)
                 fprintf(out, " x %u", comps);
+            if (note) {
+                fputs(spelling[0] ? ": " : "", out);
+                comment_text(out, g->text, note_a, note_b);
+            }
             fputs(" */", out);
         }
         fputc('\n', out);
@@ -451,12 +587,33 @@ static bool members(struct cgen *g, uint32_t first, uint32_t end, const char *wh
     return true;
 }
 
+/* Where a struct's or packet's declaration starts in the schema text
+ * (SIZE_MAX when unknown). */
+static size_t type_declaration(const struct cgen *g, const struct c_type *t)
+{
+    const bitsift_schema *s = g->s;
+    if (t->packet) {
+        for (uint32_t p = 0; p < s->packet_count; p++)
+            if (strcmp(s->packets[p].name, t->name) == 0 && s->packets[p].field >= 0) {
+                const struct schema_op root = {.field = s->packets[p].field};
+                const bitsift_field_source *src = field_src(g, &root);
+                return src ? src->start : SIZE_MAX;
+            }
+        return SIZE_MAX;
+    }
+    const bitsift_field_source *src = t->first > 0 ? field_src(g, &s->ops[t->first - 1]) : NULL;
+    return src && src->body_end > src->body_start ? declaration_line(g, src->body_start)
+                                                  : SIZE_MAX;
+}
+
 static bool emit_types(struct cgen *g)
 {
     FILE *out = g->out;
     for (size_t i = 0; i < g->ntypes; i++) {
         struct c_type *t = &g->types[i];
-        fprintf(out, "\n/* %s ", t->packet ? "packet" : "struct");
+        fputc('\n', out);
+        leading_comments(g, type_declaration(g, t), 0);
+        fprintf(out, "/* %s ", t->packet ? "packet" : "struct");
         put_name(out, t->name);
         fputs(" */\nstruct ", out);
         put_name(out, g->prefix);
@@ -624,7 +781,10 @@ static void emit_enums(struct cgen *g)
             if (v < INT32_MIN || v > INT32_MAX)
                 as_enum = false;
         }
-        fputs("\n/* enum ", out);
+        fputc('\n', out);
+        if (en->items_end > en->items_start)
+            leading_comments(g, declaration_line(g, en->items_start), 0);
+        fputs("/* enum ", out);
         put_name(out, en->name);
         fprintf(out, ": int(%" PRId64 ", %" PRId64 ") on the wire; fields of it are int64_t%s */\n",
                 en->min, en->max, as_enum ? "" : ", its values int64_t constants");
@@ -1296,8 +1456,26 @@ static void emit_header(struct cgen *g)
     fputs(".h -- generated by `bitsift gen c` from protocol ", out);
     put_name(out, s->name);
     fputs(". Do not edit: change the\n * schema and generate again. Needs only <bitsift/bits.h> "
-          "(libbitsift). */\n#ifndef ",
+          "(libbitsift). */\n",
           out);
+    if (g->text) {
+        /* The comments above the protocol's declaration: the first line of
+         * the text that is not a comment. */
+        size_t at = 0;
+        while (at < g->text_size) {
+            size_t k = at;
+            while (k < g->text_size && (g->text[k] == ' ' || g->text[k] == '\t'))
+                k++;
+            if (k >= g->text_size || g->text[k] != '#')
+                break;
+            while (k < g->text_size && g->text[k] != '\n')
+                k++;
+            at = k + 1;
+        }
+        if (at > 0 && at <= g->text_size)
+            leading_comments(g, at, 0);
+    }
+    fputs("#ifndef ", out);
     for (const char *c = p; *c; c++)
         fputc(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c, out);
     fputs("_GENERATED_H\n#define ", out);
@@ -1938,7 +2116,7 @@ static bool emit_visit_functions(struct cgen *g)
     put_name(out, p);
     fputs("_visitor fn;\n    void *ctx;\n    struct ", out);
     put_name(out, p);
-    fputs("_field f;\n    size_t len;\n    char path[256];\n};\n", out);
+    fputs("_field f;\n    size_t len;\n    char path[1024]; /* as bitsift decode's paths (BITSIFT_PATH_MAX) */\n};\n", out);
     if (need.leaf || need.path)
         fputs("\n/* Add \".name\" (\"name\" first) and \"[index]\" when index >= 0 to the path;\n"
               " * the path's length before, for visit_path_end. A path that would not\n"
@@ -2032,6 +2210,8 @@ bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *
     g.max_bytes = options && options->max_struct_bytes ? options->max_struct_bytes
                                                        : GEN_C_DEFAULT_MAX_BYTES;
     g.error = options ? options->error : NULL;
+    g.text = options ? options->schema_text : NULL;
+    g.text_size = g.text ? options->schema_text_size : 0;
     g.error_size = options ? options->error_size : 0;
     if (g.error && g.error_size)
         g.error[0] = '\0';

@@ -112,6 +112,29 @@ static void report(const struct gen_target *t, const bitsift_schema *s,
         cli_error("gen %s: %s", t->name, bitsift_error_string(e));
 }
 
+/* The schema file's text, for the comments gen c carries over: NULL (no
+ * comments, no error) for standard input, which the schema was read
+ * from, or a file that cannot be read again or has grown too large. */
+static char *schema_text(const char *path, size_t *size)
+{
+    *size = 0;
+    if (!path || strcmp(path, "-") == 0)
+        return NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = malloc(BITSIFT_SCHEMA_MAX_TEXT + 1);
+    size_t n = text ? fread(text, 1, BITSIFT_SCHEMA_MAX_TEXT + 1, f) : 0;
+    bool bad = !text || ferror(f) || n > BITSIFT_SCHEMA_MAX_TEXT;
+    fclose(f);
+    if (bad) {
+        free(text);
+        return NULL;
+    }
+    *size = n;
+    return text;
+}
+
 /* Generate into temporary files beside the outputs, then rename them
  * there: paths[0 .. files). */
 static int write_atomically(const struct gen_target *t, const bitsift_schema *s,
@@ -183,7 +206,10 @@ int cmd_gen(struct cli *c)
     char error[512] = "";
     /* The fuzz harness loads the schema where it runs: its absolute path. */
     char *schema = c->schema_path_count ? realpath(c->schema_paths[0], NULL) : NULL;
-    bitsift_gen_options o = {c->name, c->ports, c->port_count, 0, error, sizeof error, schema};
+    size_t text_size;
+    char *text = schema_text(c->schema_path_count ? c->schema_paths[0] : NULL, &text_size);
+    bitsift_gen_options o = {c->name, c->ports, c->port_count, 0, error, sizeof error, schema,
+                             text, text_size};
     const char *paths[MAX_FILES] = {c->output};
     char *made[MAX_FILES] = {NULL};
     int files = 1;
@@ -193,6 +219,7 @@ int cmd_gen(struct cli *c)
         if (mkdir(c->output, 0777) != 0 && errno != EEXIST) {
             cli_error("%s: %s", c->output, strerror(errno));
             free(schema);
+            free(text);
             return EXIT_TROUBLE;
         }
         for (files = 0; files < MAX_FILES && t->files[files]; files++) {
@@ -201,6 +228,7 @@ int cmd_gen(struct cli *c)
                 for (int i = 0; i < files; i++)
                     free(made[i]);
                 free(schema);
+                free(text);
                 cli_error("out of memory");
                 return EXIT_TROUBLE;
             }
@@ -213,5 +241,6 @@ int cmd_gen(struct cli *c)
     for (int i = 0; i < files; i++)
         free(made[i]);
     free(schema);
+    free(text);
     return rc;
 }

@@ -47,6 +47,11 @@ typedef struct bitsift_gen_options {
     /* fuzz: the schema file the harness's schema-aware mutator loads at
      * run time; NULL for CRC re-sealing only. */
     const char *schema_path;
+    /* C: the text the schema was compiled from, whose '#' comments above
+     * and after a declaration or field are carried into the header (as
+     * comment text only); NULL for none. */
+    const char *schema_text;
+    size_t schema_text_size;
 } bitsift_gen_options;
 
 /* Write a Wireshark Lua dissector for every packet type of `s` to `out`.
