@@ -138,9 +138,15 @@ static bool interpreter_field(void *ctx, const bitsift_event *ev)
     if (ev->flags & (BITSIFT_EVENT_FRAMING | BITSIFT_EVENT_ARRAY_META))
         return true; /* framing; array bookkeeping: counts come with leave */
     const bitsift_value *v = &ev->value;
-    char *text = field_line(ev->path, bitsift_field_type_name(ev->type), (int)v->kind,
-                            ev->flags & (BITSIFT_EVENT_ABSENT | BITSIFT_EVENT_DERIVED), v->b, v->u,
-                            v->i, v->f, v->d, v->data, v->size, v->name);
+    /* Only the union member of the value's kind is read (a bool member
+     * holding another kind's bytes is no bool). */
+    int k = (int)v->kind;
+    char *text = field_line(ev->path, bitsift_field_type_name(ev->type), k,
+                            ev->flags & (BITSIFT_EVENT_ABSENT | BITSIFT_EVENT_DERIVED),
+                            k == BITSIFT_VALUE_BOOL && v->b, k == BITSIFT_VALUE_UINT ? v->u : 0,
+                            k == BITSIFT_VALUE_INT || k == BITSIFT_VALUE_ENUM ? v->i : 0,
+                            k == BITSIFT_VALUE_FLOAT ? v->f : 0.0f,
+                            k == BITSIFT_VALUE_DOUBLE ? v->d : 0.0, v->data, v->size, v->name);
     if (!text)
         l->broken = true;
     else
@@ -192,8 +198,12 @@ static bool generated_field(void *ctx, const struct gen_field *f)
             fclose(s);
         }
     } else {
-        text = field_line(f->path, f->type, f->kind, f->flags, f->value.b, f->value.u,
-                          f->value.i, f->value.f, f->value.d, f->data, f->size, f->name);
+        int k = f->kind;
+        text = field_line(f->path, f->type, k, f->flags, k == gen_KIND_BOOL && f->value.b,
+                          k == gen_KIND_UINT ? f->value.u : 0,
+                          k == gen_KIND_INT || k == gen_KIND_ENUM ? f->value.i : 0,
+                          k == gen_KIND_FLOAT ? f->value.f : 0.0f,
+                          k == gen_KIND_DOUBLE ? f->value.d : 0.0, f->data, f->size, f->name);
     }
     if (!text)
         l->broken = true;

@@ -95,6 +95,7 @@ TESTS += tests/header-modes.sh
 # `bitsift gen c`: the generated code compiles warning-free as C99 and
 # C++17 and reads, refuses and writes exactly as the schema interpreter.
 EXTRA_DIST += tests/gen-c.sh tests/gen_c_diff.c tests/gen-c/hostile.bss tests/gen-c/arrays.bss \
+	tests/gen-c/names.bss \
 	examples/game_net.c
 TESTS += tests/gen-c.sh
 if HAVE_JANSSON
