@@ -262,10 +262,11 @@ static bool trailing_comment(const struct cgen *g, size_t end, size_t *a, size_t
     if (k >= g->text_size || g->text[k] != '#')
         return false;
     *a = k + 1;
-    *b = k;
+    *b = k + 1;
+    bool words = false;
     while (*b < g->text_size && g->text[*b] != '\n')
-        (*b)++;
-    return true;
+        words |= g->text[(*b)++] > ' ';
+    return words; /* not a '#' alone */
 }
 
 /* Where a field's statement is written, when known. */
@@ -405,29 +406,28 @@ static bool name_members(struct cgen *g, uint32_t first, uint32_t end)
 {
     const struct schema_op *ops = g->s->ops;
     struct name_set set = {calloc(3 * (size_t)(end - first) + 1, sizeof(char *)), 0};
-    if (!set.names)
-        return refuse(g, BITSIFT_E_NOMEM, "out of memory");
-    bool ok = true;
-    for (int pass = 0; pass < 3 && ok; pass++) {
-        for (uint32_t i = first; i < end && ok; i++) {
+    bool ok = set.names != NULL;
+    for (int pass = 0; pass < 3; pass++) {
+        for (uint32_t i = first; i < end; i++) {
             const struct schema_op *op = &ops[i];
             if (op->code == OP_IF || !has_member(op))
                 continue;
             char buf[80];
             c_name(buf, sizeof buf, op->name);
-            bool renamed = strcmp(buf, op->name ? op->name : "") != 0;
-            if (pass == 0 && !renamed) {
-                free(g->cname[i]);
-                ok = (g->cname[i] = claim_name(&set, buf, "")) != NULL;
-            } else if (pass == 1 && renamed) {
-                free(g->cname[i]);
-                ok = (g->cname[i] = claim_name(&set, buf, "")) != NULL;
+            bool renamed = strcmp(buf, op->name) != 0;
+            char **slot = NULL;
+            const char *suffix = "";
+            if (pass == (renamed ? 1 : 0)) {
+                slot = &g->cname[i];
             } else if (pass == 2 && op->code == OP_ARRAY && op->array_kind == ARRAY_INLINE) {
-                free(g->count_name[i]);
-                ok = (g->count_name[i] = claim_name(&set, g->cname[i], "_count")) != NULL;
+                slot = &g->count_name[i], suffix = "_count";
             } else if (pass == 2 && op->code == OP_ARRAY && op->array_kind >= ARRAY_FLAGS) {
-                free(g->present_name[i]);
-                ok = (g->present_name[i] = claim_name(&set, g->cname[i], "_present")) != NULL;
+                slot = &g->present_name[i], suffix = "_present";
+            }
+            if (slot && ok) {
+                free(*slot);
+                *slot = claim_name(&set, pass == 2 ? g->cname[i] : buf, suffix);
+                ok = *slot != NULL;
             }
             if (op->code == OP_ARRAY || op->code == OP_STRUCT)
                 i = op->end - 1;
@@ -644,8 +644,8 @@ static bool emit_types(struct cgen *g)
  * enum tags share one name space ("tag "), all else another.
  */
 struct global_name {
-    char *c;    /* the C name, "tag " first for a tag */
-    char *what; /* what in the schema it is for */
+    char c[272];    /* the C name, "tag " first for a tag */
+    char what[208]; /* what in the schema it is for */
 };
 
 struct globals {
@@ -677,20 +677,10 @@ static void global_add(struct cgen *g, struct globals *gl, bool tag, bool raw,
     c_name(pb, sizeof pb, a);
     if (b)
         c_name(pc, sizeof pc, b);
-    size_t size = strlen(pa) + strlen(pb) + strlen(pc) + 16;
-    char *name = malloc(size), *what = malloc(strlen(what_kind) + strlen(what_name) + 4);
-    if (!name || !what) {
-        free(name);
-        free(what);
-        gl->failed = true;
-        return;
-    }
-    snprintf(name, size, "%s%s%s%s%s%s", tag ? "tag " : "", pa, raw ? "" : "_", pb,
+    struct global_name *n = &gl->list[gl->n++];
+    snprintf(n->c, sizeof n->c, "%s%s%s%s%s%s", tag ? "tag " : "", pa, raw ? "" : "_", pb,
              b ? "_" : "", pc);
-    sprintf(what, "%s%s%s", what_kind, *what_name ? " " : "", what_name);
-    gl->list[gl->n].c = name;
-    gl->list[gl->n].what = what;
-    gl->n++;
+    snprintf(n->what, sizeof n->what, "%s %s", what_kind, what_name);
 }
 
 static int global_order(const void *a, const void *b)
@@ -740,10 +730,6 @@ static bool check_global_names(struct cgen *g)
     for (size_t k = 0; k < sizeof own_static / sizeof own_static[0]; k++)
         global_add(g, &gl, false, true, "the generator's own", own_static[k], own_static[k], NULL);
     if (gl.failed) {
-        for (size_t k = 0; k < gl.n; k++) {
-            free(gl.list[k].c);
-            free(gl.list[k].what);
-        }
         free(gl.list);
         return refuse(g, BITSIFT_E_NOMEM, "out of memory");
     }
@@ -753,14 +739,9 @@ static bool check_global_names(struct cgen *g)
         if (strcmp(gl.list[k - 1].c, gl.list[k].c) == 0) {
             const char *c = gl.list[k].c;
             ok = refuse(g, BITSIFT_E_SCHEMA,
-                        "%s and %s are both %s%s in the generated C: rename one of them",
-                        gl.list[k - 1].what, gl.list[k].what,
-                        strncmp(c, "tag ", 4) == 0 ? "the tag " : "", c + (strncmp(c, "tag ", 4) == 0 ? 4 : 0));
+                        "%s and %s are both %s in the generated C: rename one of them",
+                        gl.list[k - 1].what, gl.list[k].what, c + (c[3] == ' ' ? 4 : 0));
         }
-    for (size_t k = 0; k < gl.n; k++) {
-        free(gl.list[k].c);
-        free(gl.list[k].what);
-    }
     free(gl.list);
     return ok;
 }
@@ -1427,7 +1408,8 @@ static bool emit_function(struct cgen *g, const struct c_type *t)
     fputs("\n{\n", out);
     if (!t->packet)
         fputs("    (void)prev;\n", out);
-    fputs("    (void)v;\n", out);
+    /* A type without fields uses none of its parameters. */
+    fputs("    (void)stream;\n    (void)mode;\n    (void)v;\n", out);
     g->loop = 0;
     if (!emit_body(g, t->first, t->end, !t->packet, 1))
         return false;
@@ -1876,23 +1858,9 @@ static void visit_absent(struct cgen *g, struct visit_needs *need, uint32_t firs
         case BITSIFT_VALUE_DOUBLE:
             fprintf(out, "vs->f.value.d = %a;\n", d->d);
             break;
-        case BITSIFT_VALUE_BYTES:
-        case BITSIFT_VALUE_STRING:
-            fputs("vs->f.data = ", out);
-            if (d->data && d->size) {
-                /* Bytes as octal escapes: a default may hold any byte. */
-                fputc('"', out);
-                for (size_t k = 0; k < d->size; k++)
-                    fprintf(out, "\\%03o", d->data[k]);
-                fputc('"', out);
-            } else {
-                fputs("\"\"", out);
-            }
-            fprintf(out, ";\n");
-            indent(out, ind);
-            fprintf(out, "vs->f.size = %zuu;\n", d->data ? d->size : 0);
-            break;
         default:
+            /* Bytes and strings take no default: no data, size 0, as
+             * visit_leaf leaves them. */
             fputs("vs->f.value.u = 0;\n", out);
             break;
         }
@@ -1903,10 +1871,13 @@ static void visit_absent(struct cgen *g, struct visit_needs *need, uint32_t firs
     }
 }
 
-static bool visit_body(struct cgen *g, struct visit_needs *need, uint32_t first, uint32_t end,
+/* The visit functions' writers return nothing: what they could refuse
+ * (conditions, references) the serialize functions, written first,
+ * refused already, and refuse() keeps the status anyway. */
+static void visit_body(struct cgen *g, struct visit_needs *need, uint32_t first, uint32_t end,
                        unsigned ind);
 
-static bool visit_array(struct cgen *g, struct visit_needs *need, uint32_t i, unsigned ind)
+static void visit_array(struct cgen *g, struct visit_needs *need, uint32_t i, unsigned ind)
 {
     const struct schema_op *ops = g->s->ops, *op = &ops[i], *elem = &ops[i + 1];
     FILE *out = g->out;
@@ -1927,12 +1898,10 @@ static bool visit_array(struct cgen *g, struct visit_needs *need, uint32_t i, un
     } else if (op->array_kind == ARRAY_FIXED) {
         fprintf(out, "%" PRId64 ";\n", op->max);
     } else {
-        if (op->array_kind == ARRAY_COUNTED) {
-            if (!slot_expr(g, op->count_slot, out))
-                return false;
-        } else {
+        if (op->array_kind == ARRAY_COUNTED)
+            slot_expr(g, op->count_slot, out);
+        else
             fprintf(out, "v->%s", g->count_name[i]);
-        }
         fputs(";\n", out);
         indent(out, ind);
         fprintf(out, "if (n%u < 0 || n%u > %" PRId64 ")\n", k, k, op->max);
@@ -1986,10 +1955,9 @@ static bool visit_array(struct cgen *g, struct visit_needs *need, uint32_t i, un
     indent(out, ind);
     fputs("}\n", out);
     g->loop--;
-    return true;
 }
 
-static bool visit_body(struct cgen *g, struct visit_needs *need, uint32_t first, uint32_t end,
+static void visit_body(struct cgen *g, struct visit_needs *need, uint32_t first, uint32_t end,
                        unsigned ind)
 {
     const struct schema_op *ops = g->s->ops;
@@ -1999,30 +1967,23 @@ static bool visit_body(struct cgen *g, struct visit_needs *need, uint32_t first,
         if (op->code == OP_IF) {
             indent(out, ind);
             fputs("if (", out);
-            if (!condition(g, op))
-                return false;
+            condition(g, op);
             fputs(") {\n", out);
             visit_absent(g, need, op->else_start, op->end, ind + 1);
-            if (!visit_body(g, need, i + 1, op->else_start, ind + 1))
-                return false;
+            visit_body(g, need, i + 1, op->else_start, ind + 1);
             indent(out, ind);
             fputs("} else {\n", out);
             visit_absent(g, need, i + 1, op->else_start, ind + 1);
-            if (!visit_body(g, need, op->else_start, op->end, ind + 1))
-                return false;
+            visit_body(g, need, op->else_start, op->end, ind + 1);
             indent(out, ind);
             fputs("}\n", out);
             i = op->end;
             continue;
         }
-        const char *m = g->member[i];
-        if (!m)
-            return refuse(g, BITSIFT_E_NOMEM, "out of memory");
         char lv[300];
-        snprintf(lv, sizeof lv, "v->%s", m);
+        snprintf(lv, sizeof lv, "v->%s", g->member[i] ? g->member[i] : "");
         if (op->code == OP_ARRAY) {
-            if (!visit_array(g, need, i, ind))
-                return false;
+            visit_array(g, need, i, ind);
         } else if (op->code == OP_STRUCT) {
             indent(out, ind);
             fputs("{\n", out);
@@ -2054,10 +2015,9 @@ static bool visit_body(struct cgen *g, struct visit_needs *need, uint32_t first,
         }
         i = op->code == OP_ARRAY || op->code == OP_STRUCT ? op->end : i + 1;
     }
-    return true;
 }
 
-static bool visit_function(struct cgen *g, struct visit_needs *need, const struct c_type *t)
+static void visit_function(struct cgen *g, struct visit_needs *need, const struct c_type *t)
 {
     FILE *out = g->out;
     for (uint32_t i = 0; i < g->s->op_count; i++) {
@@ -2073,10 +2033,8 @@ static bool visit_function(struct cgen *g, struct visit_needs *need, const struc
     type_name(g, t);
     fputs(" *v)\n{\n    (void)vs;\n    (void)v;\n", out);
     g->loop = 0;
-    if (!visit_body(g, need, t->first, t->end, 1))
-        return false;
+    visit_body(g, need, t->first, t->end, 1);
     fputs("    return true;\n}\n", out);
-    return true;
 }
 
 /* The helpers the visit functions use, then the functions (written to a
@@ -2096,15 +2054,14 @@ static bool emit_visit_functions(struct cgen *g)
         return refuse(g, BITSIFT_E_NOMEM, "out of memory");
     }
     g->out = body;
-    bool ok = true;
-    for (size_t i = 0; i < g->ntypes && ok; i++)
-        ok = visit_function(g, &need, &g->types[i]);
+    for (size_t i = 0; i < g->ntypes; i++)
+        visit_function(g, &need, &g->types[i]);
     fclose(body);
     g->out = source;
-    if (!ok || !text) {
+    if (g->status != BITSIFT_OK) {
         free(text);
         free(need.enum_names);
-        return ok ? refuse(g, BITSIFT_E_NOMEM, "out of memory") : false;
+        return false;
     }
     const char *p = g->prefix;
     FILE *out = source;
@@ -2220,10 +2177,11 @@ bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *
     g.types = calloc((size_t)s->field_count + s->packet_count + 1, sizeof *g.types);
     g.member = calloc((size_t)s->op_count + 1, sizeof *g.member);
     g.slot_op = calloc(SCHEMA_MAX_SLOTS, sizeof *g.slot_op);
-    g.cname = calloc((size_t)s->op_count + 1, sizeof *g.cname);
-    g.count_name = calloc((size_t)s->op_count + 1, sizeof *g.count_name);
-    g.present_name = calloc((size_t)s->op_count + 1, sizeof *g.present_name);
-    if (!g.types || !g.member || !g.slot_op || !g.cname || !g.count_name || !g.present_name) {
+    /* The three name tables in one block. */
+    g.cname = calloc(3 * ((size_t)s->op_count + 1), sizeof *g.cname);
+    g.count_name = g.cname ? g.cname + s->op_count + 1 : NULL;
+    g.present_name = g.cname ? g.count_name + s->op_count + 1 : NULL;
+    if (!g.types || !g.member || !g.slot_op || !g.cname) {
         refuse(&g, BITSIFT_E_NOMEM, "out of memory");
         goto done;
     }
@@ -2257,19 +2215,13 @@ bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *
     if (ferror(header) || ferror(source))
         refuse(&g, BITSIFT_E_IO, "write error");
 done:
-    for (uint32_t i = 0; i < s->op_count; i++) {
-        if (g.member)
+    if (g.member)
+        for (uint32_t i = 0; i < s->op_count; i++)
             free(g.member[i]);
-        if (g.cname)
+    if (g.cname)
+        for (uint32_t i = 0; i < 3 * (s->op_count + 1); i++)
             free(g.cname[i]);
-        if (g.count_name)
-            free(g.count_name[i]);
-        if (g.present_name)
-            free(g.present_name[i]);
-    }
     free(g.cname);
-    free(g.count_name);
-    free(g.present_name);
     free(g.member);
     free(g.slot_op);
     free(g.types);
