@@ -447,7 +447,7 @@ static bool compile_enum(struct compiler *c, struct decl *d)
         wire_max = s->enum_values[e->first + e->count - 1].value;
     }
     const struct schema_enum_value *sorted = s->enum_values + e->first;
-    e->dense = (uint64_t)(sorted[e->count - 1].value - sorted[0].value) == e->count - 1;
+    e->dense = (uint64_t)sorted[e->count - 1].value - (uint64_t)sorted[0].value == e->count - 1;
     s->enums[d->enum_id].min = wire_min;
     s->enums[d->enum_id].max = wire_max;
     return !c->failed;
