@@ -1877,6 +1877,38 @@ static void visit_absent(struct cgen *g, struct visit_needs *need, uint32_t firs
 static void visit_body(struct cgen *g, struct visit_needs *need, uint32_t first, uint32_t end,
                        unsigned ind);
 
+/* A struct field (or array element) named `name`, the struct op at
+ * `at_op`, held in `lv`: its path part pushed with `index` ("-1" for a
+ * field), its members visited (a composite's components one by one, a
+ * named type through its visit function), the path popped. */
+static void visit_struct_field(struct cgen *g, struct visit_needs *need, const char *name,
+                               uint32_t at_op, const char *lv, const char *index, unsigned ind)
+{
+    const struct schema_op *ops = g->s->ops, *st = &ops[at_op];
+    FILE *out = g->out;
+    indent(out, ind);
+    fputs("const size_t at = visit_path(vs, ", out);
+    c_string(out, name);
+    fprintf(out, ", %s);\n", index);
+    need->path = true;
+    if (is_composite(st)) {
+        for (uint32_t c = at_op + 1; c < st->end; c++) {
+            char clv[320];
+            snprintf(clv, sizeof clv, "%s[%u]", lv, c - at_op - 1);
+            visit_leaf_op(g, need, &ops[c], clv, ops[c].name, NULL, ind);
+        }
+    } else {
+        indent(out, ind);
+        fputs("if (!visit_type_", out);
+        put_name(out, field_type_name(g, st));
+        fprintf(out, "(vs, &%s))\n", lv);
+        indent(out, ind + 1);
+        fputs("return false;\n", out);
+    }
+    indent(out, ind);
+    fputs("visit_path_end(vs, at);\n", out);
+}
+
 static void visit_array(struct cgen *g, struct visit_needs *need, uint32_t i, unsigned ind)
 {
     const struct schema_op *ops = g->s->ops, *op = &ops[i], *elem = &ops[i + 1];
@@ -1925,27 +1957,7 @@ static void visit_array(struct cgen *g, struct visit_needs *need, uint32_t i, un
     snprintf(lv, sizeof lv, "v->%s[k%u]", m, k);
     snprintf(index, sizeof index, "k%u", k);
     if (elem->code == OP_STRUCT) {
-        indent(out, ind + 1);
-        fputs("const size_t at = visit_path(vs, ", out);
-        c_string(out, op->name);
-        fprintf(out, ", k%u);\n", k);
-        need->path = true;
-        if (is_composite(elem)) {
-            for (uint32_t c = i + 2; c < elem->end; c++) {
-                char clv[320];
-                snprintf(clv, sizeof clv, "%s[%u]", lv, c - i - 2);
-                visit_leaf_op(g, need, &ops[c], clv, ops[c].name, NULL, ind + 1);
-            }
-        } else {
-            indent(out, ind + 1);
-            fputs("if (!visit_type_", out);
-            put_name(out, field_type_name(g, elem));
-            fprintf(out, "(vs, &%s))\n", lv);
-            indent(out, ind + 2);
-            fputs("return false;\n", out);
-        }
-        indent(out, ind + 1);
-        fputs("visit_path_end(vs, at);\n", out);
+        visit_struct_field(g, need, op->name, i + 1, lv, index, ind + 1);
     } else {
         visit_leaf_op(g, need, elem, lv, op->name, index, ind + 1);
     }
@@ -1987,27 +1999,7 @@ static void visit_body(struct cgen *g, struct visit_needs *need, uint32_t first,
         } else if (op->code == OP_STRUCT) {
             indent(out, ind);
             fputs("{\n", out);
-            indent(out, ind + 1);
-            fputs("const size_t at = visit_path(vs, ", out);
-            c_string(out, op->name);
-            fputs(", -1);\n", out);
-            need->path = true;
-            if (is_composite(op)) {
-                for (uint32_t c = i + 1; c < op->end; c++) {
-                    char clv[320];
-                    snprintf(clv, sizeof clv, "%s[%u]", lv, c - i - 1);
-                    visit_leaf_op(g, need, &ops[c], clv, ops[c].name, NULL, ind + 1);
-                }
-            } else {
-                indent(out, ind + 1);
-                fputs("if (!visit_type_", out);
-                put_name(out, field_type_name(g, op));
-                fprintf(out, "(vs, &%s))\n", lv);
-                indent(out, ind + 2);
-                fputs("return false;\n", out);
-            }
-            indent(out, ind + 1);
-            fputs("visit_path_end(vs, at);\n", out);
+            visit_struct_field(g, need, op->name, i, lv, "-1", ind + 1);
             indent(out, ind);
             fputs("}\n", out);
         } else {
