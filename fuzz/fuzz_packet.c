@@ -49,6 +49,7 @@
 
 #include "bitsift.h"
 #include "packet_schemas.h"
+#include "check_choice.h"
 #include "reseal.h"
 #include "validate_check.h"
 
@@ -173,18 +174,8 @@ enum cross_check {
 
 static enum cross_check cross_check_for(const uint8_t *data, size_t size)
 {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < size; i++)
-        h = (h ^ data[i]) * 16777619u;
-    return (enum cross_check)(h % CROSS_CHECKS);
+    return (enum cross_check)(fuzz_input_hash(data, size) % CROSS_CHECKS);
 }
-
-/* Built as a replay program (FUZZ_TARGET_NAME names it): every check. */
-#ifdef FUZZ_TARGET_NAME
-#define EVERY_CROSS_CHECK 1
-#else
-#define EVERY_CROSS_CHECK 0
-#endif
 
 /* One cross-check of the input against its visitor decode (w, by_visitor). */
 static void cross_check(enum cross_check check, size_t schema_index, const uint8_t *data,
@@ -272,7 +263,7 @@ static void decode_one(size_t schema_index, const uint8_t *data, size_t size)
     }
 
     enum cross_check first = cross_check_for(data, size), last = first;
-    if (EVERY_CROSS_CHECK) {
+    if (FUZZ_EVERY_CHECK) {
         first = CROSS_PRESENT;
         last = CROSS_NO_CRC;
     }

@@ -27,7 +27,7 @@ $(srcdir)/fuzz/targets.mk: $(srcdir)/fuzz/targets.list $(srcdir)/fuzz/targets.sh
 TESTS += fuzz/check-targets.sh
 
 noinst_HEADERS += fuzz/reseal.h fuzz/packet_schemas.h \
-	fuzz/reader_ops.h fuzz/validate_check.h fuzz/frame_log.h
+	fuzz/reader_ops.h fuzz/validate_check.h fuzz/frame_log.h fuzz/check_choice.h
 
 # The example schemas the packet harnesses carry (packet_schemas.h).
 FUZZ_BUNDLED_SCHEMAS = examples/shooter.bss examples/article.bss examples/scenes.bss \
