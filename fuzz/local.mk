@@ -72,8 +72,33 @@ fuzz-seeds: fuzz/seedgen$(EXEEXT) fuzz/randomgen$(EXEEXT) src/bitsift$(EXEEXT)
 ## -- libFuzzer builds (configure --enable-fuzzing) -------------------------
 
 # -no-install: real executables (no libtool wrapper scripts), which
-# libFuzzer's fork mode and AFL++ need.
-FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install
+# libFuzzer's fork mode and AFL++ need. -static: libbitsift's static
+# archive (configure builds it with --enable-fuzzing), not the shared
+# library: each sanitizer callback of the library is a direct call instead
+# of a PLT stub, and only the library objects the harness uses are linked,
+# so libFuzzer's scan of the coverage counters after each run is shorter.
+FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install -static
+
+# The sources built without comparison tracing (-fsanitize-coverage's
+# trace-cmp) in the libFuzzer builds of the harnesses: the library's op
+# interpreter and visitor, validation program, tree builder, encoder and
+# the interpreter's testing entry, whose comparisons run a dozen times a
+# field on every decode and were most of an execution; the random tree
+# generator, which compares the output of its own PRNG; and the checks of
+# the packet and round-trip harnesses, which compare two results that are
+# equal unless a finding aborts. Edge coverage stays; what the fuzzer
+# loses is the comparison feedback (libFuzzer's table of recent
+# comparisons, -use_value_profile) on what these compare (fuzz/README.md,
+# "Speed"). The scripts that build harnesses themselves take the list
+# (FUZZ_BUILD_ENV); here, their objects.
+FUZZ_NO_TRACE_CMP = -fno-sanitize-coverage=trace-cmp
+FUZZ_NO_TRACE_CMP_LIB = lib/schema_decode.c lib/schema_validate.c lib/schema_tree.c \
+	lib/schema_encode.c lib/schema_testing.c lib/schema_random.c
+FUZZ_NO_TRACE_CMP_FILES = $(FUZZ_NO_TRACE_CMP_LIB) fuzz/fuzz_packet.c fuzz/fuzz_roundtrip.c
+FUZZ_NO_TRACE_CMP_OBJECTS = $(FUZZ_NO_TRACE_CMP_LIB:lib/%.c=lib/libbitsift_la-%.lo) \
+	fuzz/fuzz_packet-fuzz_packet.$(OBJEXT) fuzz/fuzz_packet_crc-fuzz_packet.$(OBJEXT) \
+	fuzz/fuzz_packet_seal-fuzz_packet.$(OBJEXT) fuzz/fuzz_packet_nocrc-fuzz_packet.$(OBJEXT) \
+	fuzz/fuzz_packet_schema-fuzz_packet.$(OBJEXT) fuzz/fuzz_roundtrip-fuzz_roundtrip.$(OBJEXT)
 
 # Environment of the scripts that run the fuzzers.
 FUZZ_RUN_ENV = srcdir='$(srcdir)' builddir='$(builddir)' \
@@ -84,6 +109,10 @@ FUZZ_BUILD_DIR = build-fuzz
 
 if ENABLE_FUZZING
 noinst_PROGRAMS += $(FUZZ_BINARIES)
+
+# The library's decode and encode loops without comparison tracing
+# (FUZZ_NO_TRACE_CMP; fuzz/README.md, "Speed"): edge coverage stays.
+$(FUZZ_NO_TRACE_CMP_OBJECTS): CFLAGS += $(FUZZ_NO_TRACE_CMP)
 
 # The generated headers first: BUILT_SOURCES covers only all, check and
 # install, and this target builds the library on its own.
@@ -132,7 +161,8 @@ FUZZ_BUILD_ENV = srcdir='$(srcdir)' builddir='$(builddir)' top_builddir='$(top_b
 	LIB_SOURCES='$(lib_libbitsift_la_SOURCES) $(BITSIFT_FUZZ_KIT_SOURCES)' \
 	LIB_CFLAGS='$(BITSIFT_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS)' \
 	LIB_LIBS='$(LIBDEFLATE_LIBS) $(ISAL_LIBS) -lm' $(FUZZ_LIBRARY_ENV) \
-	FUZZ_AFL_CC='$(AFL_CC)' FUZZ_AFL_FUZZ='$(AFL_FUZZ)' CC='$(CC)' LLVM_COV='$(LLVM_COV)' GCOV='$(GCOV)'
+	FUZZ_AFL_CC='$(AFL_CC)' FUZZ_AFL_FUZZ='$(AFL_FUZZ)' CC='$(CC)' LLVM_COV='$(LLVM_COV)' GCOV='$(GCOV)' \
+	FUZZ_NO_TRACE_CMP='$(FUZZ_NO_TRACE_CMP)' FUZZ_NO_TRACE_CMP_FILES='$(FUZZ_NO_TRACE_CMP_FILES)'
 
 # The generated sources the scripts compile: BUILT_SOURCES covers only
 # all, check and install.

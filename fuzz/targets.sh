@@ -18,6 +18,10 @@
 #                            compiles SOURCE (found in $srcdir, or in
 #                            $builddir when generated) into DIR with
 #                            $fuzz_cppflags, prints the object's path
+#   trace_cmp_flags SOURCE   $FUZZ_NO_TRACE_CMP when SOURCE is among
+#                            $FUZZ_NO_TRACE_CMP_FILES (fuzz/local.mk: the
+#                            files the libFuzzer build compiles without
+#                            comparison tracing), else nothing
 #   seed_sources NAME        the seeds it takes from elsewhere in the tree
 #                            (fuzz/seed-sources.list), relative to $srcdir
 #   seed_dirs NAME WORK      every seed directory of NAME, one a line:
@@ -125,6 +129,10 @@ fuzz_compile() {
     # shellcheck disable=SC2086
     "$@" $fuzz_cppflags -c "$_path" -o "$_obj" || return 1
     echo "$_obj"
+}
+
+trace_cmp_flags() {
+    case " ${FUZZ_NO_TRACE_CMP_FILES:-} " in *" $1 "*) echo "${FUZZ_NO_TRACE_CMP:-}" ;; esac
 }
 
 seed_sources() {
