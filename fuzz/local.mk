@@ -83,8 +83,9 @@ FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install -static
 # trace-cmp) in the libFuzzer builds of the harnesses: the library's op
 # interpreter and visitor, validation program, tree builder, encoder and
 # the interpreter's testing entry, whose comparisons run a dozen times a
-# field on every decode and were most of an execution; the random tree
-# generator, which compares the output of its own PRNG; and the checks of
+# field on every decode and were most of an execution; the bit writer,
+# which compares the values it is given with their widths; the random
+# tree generator, which compares the output of its own PRNG; and the checks of
 # the packet and round-trip harnesses, which compare two results that are
 # equal unless a finding aborts. Edge coverage stays; what the fuzzer
 # loses is the comparison feedback (libFuzzer's table of recent
@@ -93,7 +94,7 @@ FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install -static
 # (FUZZ_BUILD_ENV); here, their objects.
 FUZZ_NO_TRACE_CMP = -fno-sanitize-coverage=trace-cmp
 FUZZ_NO_TRACE_CMP_LIB = lib/schema_decode.c lib/schema_validate.c lib/schema_tree.c \
-	lib/schema_encode.c lib/schema_testing.c lib/schema_random.c
+	lib/schema_encode.c lib/schema_testing.c lib/schema_random.c lib/bit_writer.c
 FUZZ_NO_TRACE_CMP_FILES = $(FUZZ_NO_TRACE_CMP_LIB) fuzz/fuzz_packet.c fuzz/fuzz_roundtrip.c
 FUZZ_NO_TRACE_CMP_OBJECTS = $(FUZZ_NO_TRACE_CMP_LIB:lib/%.c=lib/libbitsift_la-%.lo) \
 	fuzz/fuzz_packet-fuzz_packet.$(OBJEXT) fuzz/fuzz_packet_crc-fuzz_packet.$(OBJEXT) \
