@@ -174,8 +174,9 @@ static void c_float(FILE *out, float f)
  * comment can end the C comment, open a nested one or splice a line.
  */
 #define COMMENT_MAX_LINE  160 /* bytes of one comment line kept */
-static void indent(FILE *out, unsigned n);
 #define COMMENT_MAX_LINES 24  /* lines of one comment block kept */
+
+static void indent(FILE *out, unsigned n);
 
 static void comment_text(FILE *out, const char *t, size_t a, size_t b)
 {
