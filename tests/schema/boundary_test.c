@@ -72,6 +72,8 @@
  * 26. A constant base at the ends of its range: an object index's and an
  *     int_relative's take INT32_MIN and INT32_MAX, a sequence's and an
  *     ack's 0 and 65535; one beyond either end is refused.
+ * 27. An array at nesting level BITSIFT_SCHEMA_MAX_DEPTH (inside 31
+ *     nested ifs) compiles; inside 32 it is refused as too deep.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -1238,6 +1240,30 @@ static void test_const_base_ends(void)
     }
 }
 
+/* -- 27. an array at the deepest nesting level --------------------------- */
+
+static void test_array_at_max_depth(void)
+{
+    for (int ifs = BITSIFT_SCHEMA_MAX_DEPTH - 1; ifs <= BITSIFT_SCHEMA_MAX_DEPTH; ifs++) {
+        char text[2048];
+        int n = snprintf(text, sizeof text,
+                         "protocol d { id 7; crc off; end_check off; }\npacket p { bool f; ");
+        for (int k = 0; k < ifs; k++)
+            n += snprintf(text + n, sizeof text - (size_t)n, "if (f) { ");
+        n += snprintf(text + n, sizeof text - (size_t)n, "int(0, 3) xs[2]; ");
+        for (int k = 0; k < ifs; k++)
+            n += snprintf(text + n, sizeof text - (size_t)n, "} ");
+        snprintf(text + n, sizeof text - (size_t)n, "}\n");
+        bitsift_schema_error err;
+        bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "depth", &err);
+        bool want = ifs < BITSIFT_SCHEMA_MAX_DEPTH;
+        tap(want ? s != NULL : s == NULL && strstr(err.message, "nesting deeper") != NULL,
+            "an array inside %d nested ifs %s%s%s", ifs, want ? "compiles" : "is refused",
+            s ? "" : ": ", s ? "" : err.message);
+        bitsift_schema_free(s);
+    }
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -1275,6 +1301,7 @@ int main(void)
     test_text_end("protocol c { id 1; } packet p { check(\"x\\", "a backslash in a string");
     test_child_replaced();
     test_const_base_ends();
+    test_array_at_max_depth();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
