@@ -74,6 +74,14 @@
  *     ack's 0 and 65535; one beyond either end is refused.
  * 27. An array at nesting level BITSIFT_SCHEMA_MAX_DEPTH (inside 31
  *     nested ifs) compiles; inside 32 it is refused as too deep.
+ * 28. Fields of one value (int(5, 5), an enum of one named value, a value
+ *     list on it, then a condition on them) read no bits and are decided
+ *     by the validation program as by the interpreter, over every packet
+ *     of 0 and 1 bytes.
+ * 29. An enum value's name of exactly BITSIFT_SCHEMA_MAX_NAME bytes is
+ *     kept when set on a tree node; one byte more is dropped.
+ * 30. A node's path fills a buffer of exactly its length + 1 bytes; one
+ *     byte less and it is cut, NUL-terminated.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -1264,6 +1272,79 @@ static void test_array_at_max_depth(void)
     }
 }
 
+/* -- 28. fields of one value --------------------------------------------- */
+
+static void test_single_value_fields(void)
+{
+    static const char text[] = "protocol o { id 8; crc off; end_check off; }\n"
+                               "enum One : int(3, 3) { three = 3 }\n"
+                               "packet p { int(5, 5) five; One one; int(7, 7) seven in { 7 };\n"
+                               "           if (five == 5 && one == three) { bool b; } int(0, 3) tail; }\n";
+    bitsift_schema *s = compile(text);
+    bool ok = s != NULL;
+    char why[256] = "";
+    for (unsigned size = 0; ok && size <= 1; size++)
+        for (unsigned byte = 0; ok && byte < (size ? 256u : 1u); byte++) {
+            uint8_t packet[1] = {(uint8_t)byte};
+            bitsift_result res;
+            ok = decode_all_ways(s, packet, size, &res, why, sizeof why);
+        }
+    tap(ok, "int(5, 5), an enum of one value and a value list on one value: every path agrees%s%s",
+        ok ? "" : ": ", why);
+    bitsift_schema_free(s);
+}
+
+/* -- 29. an enum value's name at the length limit ------------------------- */
+
+static void test_enum_name_limit(void)
+{
+    static const char text[] = "protocol e { id 9; crc off; end_check off; }\n"
+                               "enum E { a, b }\npacket p { E e; }\n";
+    bitsift_schema *s = compile(text);
+    bitsift_tree *t = s ? bitsift_tree_create(s) : NULL;
+    for (size_t len = BITSIFT_SCHEMA_MAX_NAME; len <= BITSIFT_SCHEMA_MAX_NAME + 1; len++) {
+        char name[BITSIFT_SCHEMA_MAX_NAME + 2];
+        memset(name, 'n', len);
+        name[len] = 0;
+        bitsift_value v = {.kind = BITSIFT_VALUE_ENUM, .i = 0, .name = name};
+        bitsift_node *n = t && bitsift_tree_reset(t, 0) ? bitsift_node_add_value(t, NULL, "e", &v)
+                                                        : NULL;
+        const bitsift_value *got = n ? bitsift_node_value(n) : NULL;
+        bool kept = got && got->name && strcmp(got->name, name) == 0 && got->name != name;
+        bool want = len <= BITSIFT_SCHEMA_MAX_NAME;
+        tap(got && kept == want, "an enum value name of %zu bytes is %s", len,
+            want ? "kept (copied)" : "dropped");
+    }
+    bitsift_tree_free(t);
+    bitsift_schema_free(s);
+}
+
+/* -- 30. a node path in a buffer of exactly its size ----------------------- */
+
+static void test_node_path_exact(void)
+{
+    static const char text[] = "protocol n { id 10; crc off; end_check off; }\n"
+                               "struct In { bool leaf; }\npacket p { In inner; }\n";
+    bitsift_schema *s = compile(text);
+    bitsift_tree *t = s ? bitsift_tree_create(s) : NULL;
+    bitsift_value yes = {.kind = BITSIFT_VALUE_BOOL, .b = true};
+    bitsift_node *inner = t && bitsift_tree_reset(t, 0) ? bitsift_node_add_struct(t, NULL, "inner")
+                                                        : NULL;
+    bitsift_node *leaf = inner ? bitsift_node_add_value(t, inner, "leaf", &yes) : NULL;
+    const char want[] = "inner.leaf";
+    char buf[sizeof want + 4];
+    memset(buf, 'x', sizeof buf);
+    size_t len = leaf ? bitsift_node_path(leaf, buf, sizeof want) : 0;
+    tap(leaf && len == strlen(want) && strcmp(buf, want) == 0,
+        "a path in a buffer of exactly its size + 1: \"%s\"", leaf ? buf : "");
+    memset(buf, 'x', sizeof buf);
+    len = leaf ? bitsift_node_path(leaf, buf, sizeof want - 1) : 0;
+    tap(leaf && len == strlen(want) && strlen(buf) < sizeof want - 1,
+        "one byte less: cut, NUL-terminated, full length returned");
+    bitsift_tree_free(t);
+    bitsift_schema_free(s);
+}
+
 int main(void)
 {
     /* Around VP_SWITCH_SPAN (64): below, at and above it. */
@@ -1302,6 +1383,9 @@ int main(void)
     test_child_replaced();
     test_const_base_ends();
     test_array_at_max_depth();
+    test_single_value_fields();
+    test_enum_name_limit();
+    test_node_path_exact();
     printf("1..%d\n", test_count);
     return failed_count ? 1 : 0;
 }
