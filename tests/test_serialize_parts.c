@@ -403,6 +403,19 @@ static bool same_failure(const bitsift_reader *a, const bitsift_reader *b)
            a->bit_pos == b->bit_pos;
 }
 
+/* Two readers over buf, both at bit `at`. */
+static void readers_at(bitsift_reader *a, bitsift_reader *b, const uint8_t *buf, size_t len,
+                       uint64_t at)
+{
+    uint64_t skip;
+    bitsift_reader_init(a, buf, len);
+    bitsift_reader_init(b, buf, len);
+    for (uint64_t left = at; left > 0; left--) {
+        (void)bitsift_read_bits(a, 1, &skip);
+        (void)bitsift_read_bits(b, 1, &skip);
+    }
+}
+
 static void test_inline_reads_agree(void **state)
 {
     (void)state;
@@ -425,13 +438,7 @@ static void test_inline_reads_agree(void **state)
         for (uint64_t at = 0; at <= len * 8; at++) {
             for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++) {
                 bitsift_reader a, b;
-                uint64_t skip;
-                bitsift_reader_init(&a, buf, len);
-                bitsift_reader_init(&b, buf, len);
-                for (uint64_t left = at; left > 0; left--) {
-                    (void)bitsift_read_bits(&a, 1, &skip);
-                    (void)bitsift_read_bits(&b, 1, &skip);
-                }
+                readers_at(&a, &b, buf, len, at);
                 float va = -7.0f, vb = -7.0f;
                 bool oka = bitsift__read_compressed_float_steps_inline(
                     &a, floats[k].min, floats[k].max, floats[k].steps, floats[k].bits, &va);
@@ -443,13 +450,7 @@ static void test_inline_reads_agree(void **state)
             }
             for (size_t k = 0; k < sizeof s3_bits / sizeof s3_bits[0]; k++) {
                 bitsift_reader a, b;
-                uint64_t skip;
-                bitsift_reader_init(&a, buf, len);
-                bitsift_reader_init(&b, buf, len);
-                for (uint64_t left = at; left > 0; left--) {
-                    (void)bitsift_read_bits(&a, 1, &skip);
-                    (void)bitsift_read_bits(&b, 1, &skip);
-                }
+                readers_at(&a, &b, buf, len, at);
                 bitsift_smallest_three qa, qb;
                 memset(&qa, 0x5a, sizeof qa);
                 memset(&qb, 0x5a, sizeof qb);
