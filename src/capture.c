@@ -415,12 +415,15 @@ int capture_writer_close(capture_writer *w)
 {
     if (!w)
         return 0;
+    errno = 0;
     int failed = pcap_dump_flush(w->dumper) != 0;
     FILE *fp = pcap_dump_file(w->dumper);
     if (fp && ferror(fp))
         failed = 1;
+    int saved = errno ? errno : EIO; /* the first failure's reason */
     pcap_dump_close(w->dumper);
     pcap_close(w->dead);
     free(w);
+    errno = saved;
     return failed ? -1 : 0;
 }

@@ -114,7 +114,7 @@ typedef struct capture_writer capture_writer;
 capture_writer *capture_writer_open(FILE *fp, char error[CAPTURE_ERROR_SIZE]);
 int capture_writer_write(capture_writer *w, int64_t sec, uint32_t nsec, const uint8_t *frame,
                          size_t size);
-/* Flush and close; -1 when a write failed. NULL is fine. */
+/* Flush and close; -1 with errno set when a write failed. NULL is fine. */
 int capture_writer_close(capture_writer *w);
 
 #endif /* BITSIFT_CAPTURE_H */

@@ -69,7 +69,7 @@ struct encode_run {
     FILE *single;     /* -o FILE or -o - */
     int stream;       /* single takes packet after packet (-o -) */
     const char *dir;  /* -o DIR */
-    struct output_file file;   /* -w FILE, -o FILE: the temporary beside it */
+    struct output_file file;   /* -w FILE, -o FILE (output_file.h) */
     struct output_dir staging; /* -o DIR: the temporary directory in it */
     struct decap_address default_src, default_dst;
     int64_t last_sec;
@@ -1036,7 +1036,7 @@ static int close_outputs(struct encode_run *e, int status)
 {
     struct cli *c = e->cli;
     if (e->pcap && capture_writer_close(e->pcap) != 0) {
-        cli_error("%s: write error", c->pcap_out);
+        cli_error("%s: write error: %s", c->pcap_out, strerror(errno));
         status = EXIT_TROUBLE;
     }
     e->pcap = NULL;
@@ -1045,7 +1045,7 @@ static int close_outputs(struct encode_run *e, int status)
         status = EXIT_TROUBLE;
     }
     e->single = NULL;
-    if (e->file.temp) {
+    if (output_file_is_open(&e->file)) {
         const char *target = c->pcap_out ? c->pcap_out : c->output;
         if (status != EXIT_VALID) {
             output_file_discard(&e->file);
@@ -1200,7 +1200,7 @@ int cmd_encode(struct cli *c)
         e.trouble = 1;
     }
     const char *target = c->pcap_out ? c->pcap_out : c->output;
-    int staged = e.file.temp || e.staging.stage; /* not standard output */
+    int staged = e.file.temp || e.staging.stage; /* replaced on success only */
     status = close_outputs(&e, e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID);
     if (staged && status != EXIT_VALID) {
         fflush(stdout);

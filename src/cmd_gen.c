@@ -7,9 +7,9 @@
  * whether it takes ports.
  *
  * Every output is written to a temporary file beside its target and
- * renamed over it only when the generator succeeded, so that a failed run
- * never leaves half a dissector where Wireshark would load it, nor a
- * header without its source.
+ * renamed over it only when the generator succeeded (output_file.h), so
+ * that a failed run never leaves half a dissector where Wireshark would
+ * load it, nor a header without its source.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "output_file.h"
 
 /* The generators in one shape: out[] holds the target's files in order. */
 static bitsift_error gen_wireshark(const bitsift_schema *s, const bitsift_gen_options *o,
@@ -65,38 +66,6 @@ static const struct gen_target *find_target(const char *name)
     return NULL;
 }
 
-/* A temporary file beside `path`, with the mode open(2) would give a new
- * file (mkstemp makes it private; Wireshark, run by any user, reads it). */
-static FILE *open_temp(const char *path, char **tmp_out)
-{
-    size_t n = strlen(path);
-    char *tmp = malloc(n + sizeof ".XXXXXX");
-    if (!tmp) {
-        cli_error("out of memory");
-        return NULL;
-    }
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, ".XXXXXX", sizeof ".XXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        cli_error("%s: cannot create a temporary file beside it: %s", path, strerror(errno));
-        free(tmp);
-        return NULL;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    FILE *out = NULL;
-    if (fchmod(fd, 0666 & ~mask) != 0 || !(out = fdopen(fd, "w"))) {
-        cli_error("%s: %s", tmp, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return NULL;
-    }
-    *tmp_out = tmp;
-    return out;
-}
-
 static void report(const struct gen_target *t, const bitsift_schema *s,
                    const bitsift_gen_options *o, bitsift_error e, const char *path, int saved)
 {
@@ -135,45 +104,33 @@ static char *schema_text(const char *path, size_t *size)
     return text;
 }
 
-/* Generate into temporary files beside the outputs, then rename them
- * there: paths[0 .. files). */
+/* Generate into the outputs (output_file.h: temporary files beside them,
+ * renamed there only when the generator succeeded): paths[0 .. files). */
 static int write_atomically(const struct gen_target *t, const bitsift_schema *s,
                             const bitsift_gen_options *o, const char *const *paths, int files)
 {
-    FILE *out[MAX_FILES] = {NULL};
-    char *tmp[MAX_FILES] = {NULL};
-    bitsift_error e = BITSIFT_OK;
-    int saved = 0;
-    bool opened = true;
-    const char *failed = paths[0];
-    for (int i = 0; i < files && opened; i++)
-        opened = (out[i] = open_temp(paths[i], &tmp[i])) != NULL;
-    if (opened) {
-        e = t->generate(s, o, out);
-        saved = errno;
+    struct output_file out[MAX_FILES];
+    FILE *streams[MAX_FILES] = {NULL};
+    int opened = 0;
+    for (; opened < files; opened++) {
+        if (output_file_open(&out[opened], paths[opened]) != 0) {
+            cli_error("%s: cannot write: %s", paths[opened], strerror(errno));
+            break;
+        }
+        streams[opened] = out[opened].fp;
     }
-    for (int i = 0; i < files; i++) {
-        if (out[i] && fclose(out[i]) != 0 && e == BITSIFT_OK) {
+    bitsift_error e = opened < files ? BITSIFT_E_IO : t->generate(s, o, streams);
+    if (opened == files && e != BITSIFT_OK)
+        report(t, s, o, e, paths[0], errno);
+    for (int i = 0; i < opened; i++) {
+        if (e != BITSIFT_OK) {
+            output_file_discard(&out[i]);
+        } else if (output_file_commit(&out[i]) != 0) {
             e = BITSIFT_E_IO;
-            saved = errno;
-            failed = paths[i];
+            report(t, s, o, e, paths[i], errno);
         }
     }
-    for (int i = 0; i < files && opened && e == BITSIFT_OK; i++)
-        if (rename(tmp[i], paths[i]) != 0) {
-            e = BITSIFT_E_IO;
-            saved = errno;
-            failed = paths[i];
-        }
-    if (opened && e != BITSIFT_OK)
-        report(t, s, o, e, failed, saved); /* open_temp reported its own */
-    if (!opened || e != BITSIFT_OK)
-        for (int i = 0; i < files; i++)
-            if (tmp[i])
-                unlink(tmp[i]);
-    for (int i = 0; i < files; i++)
-        free(tmp[i]);
-    return opened && e == BITSIFT_OK ? EXIT_VALID : EXIT_TROUBLE;
+    return e == BITSIFT_OK ? EXIT_VALID : EXIT_TROUBLE;
 }
 
 int cmd_gen(struct cli *c)

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * output_file.c -- write outputs beside their targets and rename them into
- * place on success (output_file.h). Used by `encode` (-w, -o FILE, -o DIR)
- * and the JUnit report of `validate`.
+ * output_file.c -- every output of the command (encode -o/-w, validate's
+ * JUnit report, gen, seeds, reseal): written beside its target and
+ * renamed into place on success, or written through when the target is
+ * not a file to replace (output_file.h says which is which).
  */
+#define _GNU_SOURCE /* O_CLOEXEC, F_DUPFD_CLOEXEC on older C libraries */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 
 #include "output_file.h"
 
@@ -50,42 +56,231 @@ static mode_t new_file_mode(void)
     return 0666 & ~mask;
 }
 
-int output_file_open(struct output_file *f, const char *target)
+/*
+ * Where an output path leads (output_file.h): a file to replace through a
+ * temporary beside it, a path to open and write through, or one of this
+ * process's descriptors to write through.
+ */
+enum output_route { ROUTE_REPLACE, ROUTE_THROUGH_PATH, ROUTE_THROUGH_DESCRIPTOR };
+
+struct route {
+    enum output_route kind;
+    char *path; /* REPLACE, THROUGH_PATH: malloc'd */
+    int fd;     /* THROUGH_DESCRIPTOR */
+};
+
+/* The descriptor that a name of this process's descriptors stands for
+ * (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1.
+ * Writing to the descriptor itself keeps its offset and O_APPEND (a shell's
+ * `>>`), which opening the path again would lose, and works for a socket,
+ * which cannot be opened by path. */
+static int descriptor_named(const char *path)
 {
-    memset(f, 0, sizeof *f);
-    /* ".NAME.XXXXXX" beside NAME: hidden, and in the same file system. */
-    size_t dir = directory_length(target);
-    const char *base = target + dir;
-    size_t size = strlen(target) + 16;
+    if (strcmp(path, "/dev/stdout") == 0)
+        return 1;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return 2;
+    const char *digits = strncmp(path, "/dev/fd/", 8) == 0         ? path + 8
+                         : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
+                                                                     : NULL;
+    if (!digits || !digits[0])
+        return -1;
+    int fd = 0;
+    for (const char *p = digits; *p; p++) {
+        if (*p < '0' || *p > '9' || fd > (INT_MAX - 9) / 10)
+            return -1;
+        fd = fd * 10 + (*p - '0');
+    }
+    return fd;
+}
+
+/* Whether the symbolic link `path` is one the kernel makes in /proc: what
+ * it names is an open file (a pipe, a socket, a deleted file) that its
+ * text may not name at all, so it is opened, not followed. */
+static int link_in_proc(const char *path)
+{
+#ifdef __linux__
+    size_t n = directory_length(path);
+    char *dir = n ? strndup(path, n) : strdup(".");
+    struct statfs fs;
+    int proc = dir && statfs(dir, &fs) == 0 && fs.f_type == 0x9fa0; /* PROC_SUPER_MAGIC */
+    free(dir);
+    return proc;
+#else
+    (void)path;
+    return 0;
+#endif
+}
+
+/* What the symbolic link `link` names, as a path from here (a relative
+ * link is relative to the link's directory), malloc'd; NULL with errno. */
+static char *link_target(const char *link)
+{
+    char text[PATH_MAX];
+    ssize_t n = readlink(link, text, sizeof text);
+    if (n < 0)
+        return NULL;
+    if ((size_t)n >= sizeof text) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    text[n] = '\0';
+    size_t dir = text[0] == '/' ? 0 : directory_length(link);
+    if (dir + (size_t)n + 1 > PATH_MAX) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    char *path = malloc(dir + (size_t)n + 1);
+    if (!path)
+        return NULL;
+    memcpy(path, link, dir);
+    memcpy(path + dir, text, (size_t)n + 1);
+    return path;
+}
+
+/* Follow `target`'s symbolic links to what the output must do: 0, or -1
+ * with errno set (EISDIR, ELOOP, or what lstat or readlink said). */
+static int route_output(const char *target, struct route *r)
+{
+    memset(r, 0, sizeof *r);
+    char *path = strdup(target);
+    if (!path)
+        return -1;
+    for (int links = 0;; links++) {
+        struct stat st;
+        if ((r->fd = descriptor_named(path)) >= 0) {
+            r->kind = ROUTE_THROUGH_DESCRIPTOR;
+            free(path);
+            return 0;
+        }
+        if (lstat(path, &st) != 0) {
+            if (errno != ENOENT)
+                break;
+            r->kind = ROUTE_REPLACE; /* nothing there yet (or a link to nothing) */
+            r->path = path;
+            return 0;
+        }
+        if (S_ISREG(st.st_mode)) {
+            r->kind = ROUTE_REPLACE;
+            r->path = path;
+            return 0;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            errno = EISDIR;
+            break;
+        }
+        if (!S_ISLNK(st.st_mode) || link_in_proc(path)) {
+            r->kind = ROUTE_THROUGH_PATH; /* a device, a FIFO, a socket */
+            r->path = path;
+            return 0;
+        }
+        if (links == OUTPUT_MAX_LINKS) {
+            errno = ELOOP;
+            break;
+        }
+        char *next = link_target(path);
+        if (!next)
+            break;
+        free(path);
+        path = next;
+    }
+    int saved = errno;
+    free(path);
+    errno = saved;
+    return -1;
+}
+
+/* The descriptor to write through, open for writing: -1 with errno. */
+static int open_through(const struct route *r)
+{
+    if (r->kind == ROUTE_THROUGH_DESCRIPTOR) {
+        fflush(NULL); /* what this process wrote to it before comes first */
+        return fcntl(r->fd, F_DUPFD_CLOEXEC, 0);
+    }
+    /* No O_CREAT (the path exists) and no O_TRUNC: a device or a FIFO is
+     * written as it is. No O_NONBLOCK: a FIFO waits for its reader. */
+    int fd = open(r->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
+        /* A regular file behind a /proc link: emptied first, as `>` does. */
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+/* The temporary ".NAME.XXXXXX" beside f->replace (hidden, and in the same
+ * file system), open as f->fp: 0, or -1 with errno. */
+static int open_temp(struct output_file *f)
+{
+    size_t dir = directory_length(f->replace);
+    const char *base = f->replace + dir;
+    size_t size = strlen(f->replace) + 16;
     if (size > PATH_MAX) {
         errno = ENAMETOOLONG;
         return -1;
     }
-    f->temp = malloc(size);
-    f->target = strdup(target);
-    if (!f->temp || !f->target)
-        goto fail;
-    snprintf(f->temp, size, "%.*s.%s.XXXXXX", (int)dir, target, base);
+    if (!(f->temp = malloc(size)))
+        return -1;
+    snprintf(f->temp, size, "%.*s.%s.XXXXXX", (int)dir, f->replace, base);
     int fd = mkstemp(f->temp);
     if (fd < 0)
-        goto fail;
-    f->fp = fdopen(fd, "wb");
-    if (!f->fp) {
+        return -1;
+    if (!(f->fp = fdopen(fd, "wb"))) {
         int saved = errno;
         close(fd);
         unlink(f->temp);
         errno = saved;
-        goto fail;
+        return -1;
     }
     return 0;
-fail: {
+}
+
+static void free_file(struct output_file *f)
+{
     int saved = errno;
-    free(f->temp);
     free(f->target);
+    free(f->replace);
+    free(f->temp);
     memset(f, 0, sizeof *f);
     errno = saved;
+}
+
+int output_file_open(struct output_file *f, const char *target)
+{
+    memset(f, 0, sizeof *f);
+    struct route r;
+    if (route_output(target, &r) != 0)
+        return -1;
+    if (!(f->target = strdup(target))) {
+        free(r.path);
+        return -1;
+    }
+    if (r.kind == ROUTE_REPLACE) {
+        f->replace = r.path;
+        if (open_temp(f) == 0)
+            return 0;
+        free_file(f);
+        return -1;
+    }
+    int fd = open_through(&r);
+    free(r.path);
+    if (fd >= 0 && (f->fp = fdopen(fd, "wb")) != NULL)
+        return 0;
+    if (fd >= 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+    }
+    free_file(f);
     return -1;
 }
+
+int output_file_is_open(const struct output_file *f)
+{
+    return f->target != NULL;
 }
 
 int output_file_write_whole(const char *target, const void *data, size_t size)
@@ -106,6 +301,7 @@ int output_file_commit(struct output_file *f)
 {
     int failed = 0, saved = 0;
     if (f->fp) {
+        errno = 0;
         int bad = ferror(f->fp);
         if (fclose(f->fp) != 0 || bad) {
             failed = 1;
@@ -113,31 +309,30 @@ int output_file_commit(struct output_file *f)
         }
         f->fp = NULL;
     }
-    struct stat st;
-    mode_t mode = stat(f->target, &st) == 0 ? st.st_mode & 07777 : new_file_mode();
-    if (!failed && (chmod(f->temp, mode) != 0 || rename(f->temp, f->target) != 0)) {
-        failed = 1;
-        saved = errno;
+    if (f->temp) {
+        struct stat st;
+        mode_t mode = stat(f->replace, &st) == 0 ? st.st_mode & 07777 : new_file_mode();
+        if (!failed && (chmod(f->temp, mode) != 0 || rename(f->temp, f->replace) != 0)) {
+            failed = 1;
+            saved = errno;
+        }
+        if (failed)
+            unlink(f->temp);
     }
-    if (failed)
-        unlink(f->temp);
-    free(f->temp);
-    free(f->target);
-    memset(f, 0, sizeof *f);
+    free_file(f);
     errno = saved;
     return failed ? -1 : 0;
 }
 
 void output_file_discard(struct output_file *f)
 {
-    if (!f->temp)
+    if (!f->target)
         return;
     if (f->fp)
         fclose(f->fp);
-    unlink(f->temp);
-    free(f->temp);
-    free(f->target);
-    memset(f, 0, sizeof *f);
+    if (f->temp)
+        unlink(f->temp);
+    free_file(f);
 }
 
 int output_dir_open(struct output_dir *d, const char *target)
@@ -166,6 +361,48 @@ char *output_dir_path(const struct output_dir *d, const char *name)
     return join(d->stage, name);
 }
 
+/* The staged file `from` as the output `to` when `to` is not a file that
+ * a rename may replace (a link, a device, a FIFO): 0, or -1 with errno. */
+static int copy_to_output(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in)
+        return -1;
+    struct output_file out;
+    if (output_file_open(&out, to) != 0) {
+        int saved = errno;
+        fclose(in);
+        errno = saved;
+        return -1;
+    }
+    char buffer[1 << 14];
+    size_t n;
+    int failed = 0;
+    while (!failed && (n = fread(buffer, 1, sizeof buffer, in)) > 0)
+        failed = fwrite(buffer, 1, n, out.fp) != n;
+    failed = failed || ferror(in);
+    int saved = errno ? errno : EIO;
+    fclose(in);
+    if (failed) {
+        output_file_discard(&out);
+        errno = saved;
+        return -1;
+    }
+    return output_file_commit(&out);
+}
+
+/* Move `from` to `to` (a file of the target directory). */
+static int move_into_place(const char *from, const char *to)
+{
+    struct stat st;
+    if (lstat(to, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        if (copy_to_output(from, to) != 0)
+            return -1;
+        return unlink(from);
+    }
+    return rename(from, to);
+}
+
 /* Every file of the stage: moved into the target (commit), or removed. */
 static int empty_stage(struct output_dir *d, int move, char **failed_name)
 {
@@ -179,7 +416,7 @@ static int empty_stage(struct output_dir *d, int move, char **failed_name)
             continue;
         char *from = join(d->stage, e->d_name);
         char *to = move ? join(d->target, e->d_name) : NULL;
-        int ok = from && (move ? to && rename(from, to) == 0 : unlink(from) == 0);
+        int ok = from && (move ? to && move_into_place(from, to) == 0 : unlink(from) == 0);
         if (!ok && !failed) {
             failed = 1;
             saved = errno;
