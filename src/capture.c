@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "byte_cursor.h"
 #include "capture.h"
 #include "classic_pcap.h"
 
@@ -112,6 +113,64 @@ enum capture_open_result capture_open_stream(FILE *fp, capture **out,
     c->map_above = CAPTURE_BLOCK;
     *out = c;
     return CAPTURE_OPENED;
+}
+
+/*
+ * The headers capture_header_format knows, in file order (either byte
+ * order; a big-endian file holds the magic as read here, a little-endian
+ * one holds it byte-swapped):
+ *
+ *   classic pcap                        pcapng section header block
+ *   0  magic          4                 0  block type 0a0d0d0a   4
+ *   4  version major  2  (2, or 543)    4  block length          4  (>= 28, 4 | it)
+ *   6  version minor  2  (<= 4, or 0)   8  byte-order magic      4  1a2b3c4d
+ *   8  ... 16 more bytes (24)           12 version major         2  (1)
+ *                                       14 ... 14 more bytes (28)
+ */
+static uint16_t swap16(uint16_t v)
+{
+    return (uint16_t)(v << 8 | v >> 8);
+}
+
+static uint32_t swap32(uint32_t v)
+{
+    return v << 24 | (v & 0xff00u) << 8 | (v >> 8 & 0xff00u) | v >> 24;
+}
+
+enum capture_format capture_header_format(const void *data, size_t size)
+{
+    static const uint32_t classic_magics[] = {0xa1b2c3d4u, 0xa1b23c4du, 0xa1b2cd34u};
+    struct byte_cursor c = byte_cursor_make(data, size);
+    uint32_t magic = get_be32(&c, 0);
+    for (size_t i = 0; i < sizeof classic_magics / sizeof classic_magics[0]; i++) {
+        if (magic != classic_magics[i] && magic != swap32(classic_magics[i]))
+            continue;
+        int swapped = magic != classic_magics[i];
+        uint16_t major = get_be16(&c, 4), minor = get_be16(&c, 6);
+        if (swapped) {
+            major = swap16(major);
+            minor = swap16(minor);
+        }
+        cursor_has(&c, 0, 24);
+        if (!c.truncated && ((major == 2 && minor <= 4) || (major == 543 && minor == 0)))
+            return CAPTURE_FORMAT_PCAP;
+        return CAPTURE_FORMAT_NONE;
+    }
+    if (magic != 0x0a0d0d0au)
+        return CAPTURE_FORMAT_NONE;
+    uint32_t order = get_be32(&c, 8);
+    if (order != 0x1a2b3c4du && order != swap32(0x1a2b3c4du))
+        return CAPTURE_FORMAT_NONE;
+    int swapped = order != 0x1a2b3c4du;
+    uint32_t length = get_be32(&c, 4);
+    uint16_t major = get_be16(&c, 12);
+    if (swapped) {
+        length = swap32(length);
+        major = swap16(major);
+    }
+    cursor_has(&c, 0, 28);
+    return !c.truncated && length >= 28 && length % 4 == 0 && major == 1 ? CAPTURE_FORMAT_PCAPNG
+                                                                        : CAPTURE_FORMAT_NONE;
 }
 
 enum capture_open_result capture_open_memory(const void *data, size_t size, capture **out,

@@ -50,6 +50,17 @@ enum capture_open_result {
 enum capture_open_result capture_open_stream(FILE *fp, capture **out,
                                              char error[CAPTURE_ERROR_SIZE]);
 
+/* What a file's first bytes claim to be, from more than a magic number
+ * (which a raw packet's first 4 bytes, its CRC, may hold by chance): a
+ * classic pcap header (24 bytes: a magic of microseconds, nanoseconds or
+ * Kuznetzov's format in either byte order, then version 2.0 to 2.4, or
+ * 543.0, as libpcap accepts) or a pcapng section header block (28 bytes
+ * or more: the block type, the byte-order magic at offset 8, a length
+ * that is a multiple of 4, major version 1). Whether libpcap can read the
+ * rest is another matter (capture_open_*). */
+enum capture_format { CAPTURE_FORMAT_NONE, CAPTURE_FORMAT_PCAP, CAPTURE_FORMAT_PCAPNG };
+enum capture_format capture_header_format(const void *data, size_t size);
+
 /* Open a capture held in memory (`data` must outlive the capture). */
 enum capture_open_result capture_open_memory(const void *data, size_t size, capture **out,
                                              char error[CAPTURE_ERROR_SIZE]);

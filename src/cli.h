@@ -52,6 +52,7 @@ struct cli {
     const char *protocol; /* reseal --protocol ID */
     const char *prefix;   /* reseal --prefix N */
     int in_place;         /* reseal --in-place */
+    int raw;              /* reseal --raw: every file one packet, a capture's header too */
     uint16_t ports[CLI_MAX_PORTS]; /* gen: every -p */
     size_t port_count;
     const char *name;     /* gen --name */

@@ -4,21 +4,30 @@
  * files, so that an input a CRC-blind fuzzer found (a no-CRC build, a
  * harness that seals its inputs itself) reproduces on a release build.
  *
- *   bitsift reseal (-s SCHEMA... | --protocol ID [--prefix N]) (-o OUT | --in-place) FILE...
+ *   bitsift reseal (-s SCHEMA... | --protocol ID [--prefix N]) (-o OUT | --in-place) [--raw] FILE...
  *
  * The framing is a schema's (with several, each packet is sealed for the
  * one it decodes furthest with, CRC ignored: libbitsift-fuzz's
  * bitsift_fuzz_seal) or a protocol id with its prefix bytes. The CRC is
  * the framing CRC (bitsift_packet_crc): zlib CRC32 over the protocol id,
  * 4 bytes little-endian, then the packet with its CRC field taken as zero.
- * Outputs are written beside their target and renamed into place.
+ * Outputs go through output_file.c (beside their target, renamed into
+ * place).
+ *
+ * A capture is refused, not resealed: its first bytes are a file header,
+ * and a CRC stored there would destroy it (tell it by libpcap, as every
+ * command does, and by its header, capture_header_format: a packet whose
+ * CRC happens to be a magic number is still a packet). --raw takes every
+ * file as one packet whatever it looks like.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bitsift/fuzz.h"
+#include "capture.h"
 #include "cli.h"
 #include "output_file.h"
 
@@ -44,19 +53,59 @@ static uint8_t *read_packet(const char *path, size_t *size)
         cli_error("%s: %s", path, strerror(errno));
         return NULL;
     }
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("%s: is a directory; reseal takes packet files (one raw packet a file)", path);
+        if (fp != stdin)
+            fclose(fp);
+        return NULL;
+    }
     uint8_t *data = malloc(MAX_PACKET + 1);
     size_t n = data ? fread(data, 1, MAX_PACKET + 1, fp) : 0;
     bool failed = !data || ferror(fp);
+    int saved = errno;
     if (fp != stdin)
         fclose(fp);
     if (failed || n > MAX_PACKET) {
-        cli_error("%s: %s", path, !data ? "out of memory" : n > MAX_PACKET ?
-                  "larger than 1 MiB: not a packet" : "read error");
+        if (!data)
+            cli_error("%s: out of memory", path);
+        else if (failed)
+            cli_error("%s: read error: %s", path, strerror(saved));
+        else
+            cli_error("%s: larger than 1 MiB: not a packet", path);
         free(data);
         return NULL;
     }
     *size = n;
     return data;
+}
+
+/* Whether the file is a capture (reported), which reseal must not touch:
+ * libpcap reads it as one, or cannot but its header is a capture's (a
+ * damaged capture). A packet whose CRC field merely holds a magic number
+ * is neither. */
+static bool is_capture(const char *path, const uint8_t *data, size_t size)
+{
+    capture *cap = NULL;
+    char error[CAPTURE_ERROR_SIZE] = "";
+    enum capture_open_result opened = capture_open_memory(data, size, &cap, error);
+    capture_close(cap);
+    enum capture_format format = capture_header_format(data, size);
+    if (opened == CAPTURE_NOT_A_CAPTURE || (opened == CAPTURE_FAILED && format == CAPTURE_FORMAT_NONE))
+        return false;
+    bool ng = format == CAPTURE_FORMAT_PCAPNG || (size >= 4 && memcmp(data, "\n\r\r\n", 4) == 0);
+    char damage[CAPTURE_ERROR_SIZE + 16] = "";
+    if (opened != CAPTURE_OPENED)
+        snprintf(damage, sizeof damage, " (damaged: %s)", error);
+    cli_error("%s: a %s capture%s, not a packet file: refused (reseal works on raw packet "
+              "files, one packet a file as a fuzzer writes them, and would write a CRC over a "
+              "capture's header)",
+              path, ng ? "pcapng" : "pcap", damage);
+    cli_error("%s: to reseal its packets, encode them again: bitsift decode --no-crc -F json -s "
+              "SCHEMA %s | jq -c 'del(.valid)' | bitsift encode -s SCHEMA -w NEW.pcap (see "
+              "reseal in bitsift(1)); --raw reseals the file as one packet",
+              path, path);
+    return true;
 }
 
 /* Write the packet to `path` through a temporary file beside it
@@ -118,7 +167,8 @@ int cmd_reseal(struct cli *c)
         const char *in = c->inputs[i];
         size_t size;
         uint8_t *data = read_packet(in, &size);
-        if (!data) {
+        if (!data || (!c->raw && is_capture(in, data, size))) {
+            free(data);
             status = EXIT_TROUBLE;
             continue;
         }

@@ -29,6 +29,7 @@ enum {
     OPT_FRAME,
     OPT_NO_CRC,
     OPT_NAME,
+    OPT_RAW,
     OPT_HELP = 'h',
     OPT_VERSION = 'V'
 };
@@ -38,7 +39,7 @@ struct command {
     int (*run)(struct cli *c);
     /* short letters; J = --junit, M = --max-errors, A = --src/--dst, S = --strict,
      * P = --protocol/--prefix, I = --in-place, E = --allow-empty, R = --frame,
-     * C = --no-crc, N = --name */
+     * C = --no-crc, N = --name, W = --raw */
     const char *options;
     const char *usage;   /* arguments after the options */
     const char *summary;
@@ -56,7 +57,7 @@ static const struct command commands[] = {
      "packets per type and error, bits per field (bandwidth profile)", 1},
     {"schema", cmd_schema, "", "FILE", "check a schema and print each packet type's layout", 1},
     {"seeds", cmd_seeds, "socq", "", "valid sealed packets of every packet type (a fuzz corpus)", 0},
-    {"reseal", cmd_reseal, "soPI", "FILE...", "store the right CRC into packet files", 1},
+    {"reseal", cmd_reseal, "soPIW", "FILE...", "store the right CRC into packet files", 1},
     {"diagnose", cmd_diagnose, "sfpFcqSE", "INPUT...",
      "find the schema change that explains failing packets (first -s: the schema)", 1},
     {"gen", cmd_gen, "sopN", "TARGET", "write code from a schema: a Wireshark dissector (wireshark), C (c), a fuzz harness (fuzz)",
@@ -86,6 +87,7 @@ static const struct option long_options[] = {
     {"frame", required_argument, NULL, OPT_FRAME},
     {"no-crc", no_argument, NULL, OPT_NO_CRC},
     {"name", required_argument, NULL, OPT_NAME},
+    {"raw", no_argument, NULL, OPT_RAW},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -130,6 +132,8 @@ static void help(void)
            "      --protocol ID     reseal: the protocol id (instead of a schema)\n"
            "      --prefix N        reseal: bytes before the CRC field (with --protocol)\n"
            "      --in-place        reseal: rewrite each FILE\n"
+           "      --raw             reseal: each FILE is one packet, even one whose\n"
+           "                        first bytes are a capture header (else refused)\n"
            "  -w, --write FILE      encode: a pcap with Ethernet/IPv4/UDP headers\n"
            "      --src ADDR:PORT   encode: source address when a record has none\n"
            "      --dst ADDR:PORT   encode: destination address when a record has none\n"
@@ -214,7 +218,8 @@ static void command_help(const struct command *cmd)
                         (*o == 'E' && lo->val == OPT_ALLOW_EMPTY) ||
                         (*o == 'R' && lo->val == OPT_FRAME) ||
                         (*o == 'C' && lo->val == OPT_NO_CRC) ||
-                        (*o == 'N' && lo->val == OPT_NAME);
+                        (*o == 'N' && lo->val == OPT_NAME) ||
+                        (*o == 'W' && lo->val == OPT_RAW);
             if (match)
                 printf(" --%s", lo->name);
         }
@@ -228,7 +233,7 @@ static int allowed(const struct command *cmd, int opt)
                  opt == OPT_SRC || opt == OPT_DST ? 'A' : opt == OPT_STRICT ? 'S' :
                  opt == OPT_PROTOCOL || opt == OPT_PREFIX ? 'P' : opt == OPT_IN_PLACE ? 'I' :
                  opt == OPT_ALLOW_EMPTY ? 'E' : opt == OPT_FRAME ? 'R' :
-                 opt == OPT_NO_CRC ? 'C' : opt == OPT_NAME ? 'N' : opt;
+                 opt == OPT_NO_CRC ? 'C' : opt == OPT_NAME ? 'N' : opt == OPT_RAW ? 'W' : opt;
     return strchr(cmd->options, letter) != NULL;
 }
 
@@ -372,6 +377,9 @@ int main(int argc, char **argv)
             break;
         case OPT_NAME:
             c.name = optarg;
+            break;
+        case OPT_RAW:
+            c.raw = 1;
             break;
         }
     }

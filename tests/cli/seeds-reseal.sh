@@ -4,7 +4,9 @@
 # packet type of every schema of the tree that compiles (the 1024-slot
 # sparse arrays of scenes.bss and of the fuzzing example included), each
 # a packet `bitsift validate` accepts; reseal repairs exactly the CRC, by
-# schema and by protocol id, and refuses what it cannot do. Prints TAP.
+# schema and by protocol id, and refuses what it cannot do: a file too
+# short, a capture of every format (which it would destroy), a directory.
+# Prints TAP.
 name=seeds-reseal
 . "${top_srcdir:-.}/tests/cli/script-setup.sh"
 
@@ -73,6 +75,114 @@ report "$([ $? = 2 ] && grep -q 'cannot hold a CRC' "$work/out" && [ ! -e "$work
 report "$([ $? = 2 ]; echo $?)" "-o and --in-place together are refused"
 "$bitsift" reseal --protocol 0x1nope -o "$work/x" "$work/broken" >/dev/null 2>&1
 report "$([ $? = 2 ]; echo $?)" "a bad protocol id is refused"
+
+# reseal refuses captures (it would write a CRC over the file header): a
+# classic pcap in both byte orders, with micro- and nanosecond times, and
+# pcapng in both byte orders, each whole, truncated after its header, and
+# (pcapng) without an interface, by --in-place and by -o: exit 2, a
+# message naming the file and what to do, the file unchanged, no output.
+# The captures are made here: header + one 60-byte Ethernet frame.
+frame='\377\377\377\377\377\377\000\001\002\003\004\005\010\000'
+frame="$frame$(printf '%046d' 0 | sed 's/0/\\000/g')"
+pcap_le() { # MAGIC as 4 bytes in file order
+    printf "$1"'\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000\001\000\000\000'
+    printf '\000\000\000\000\000\000\000\000\074\000\000\000\074\000\000\000'
+    printf "$frame"
+}
+pcap_be() {
+    printf "$1"'\000\002\000\004\000\000\000\000\000\000\000\000\000\000\377\377\000\000\000\001'
+    printf '\000\000\000\000\000\000\000\000\000\000\000\074\000\000\000\074'
+    printf "$frame"
+}
+pcapng_le() { # SHB (28 bytes), IDB (20), EPB (32 + 60)
+    printf '\012\015\015\012\034\000\000\000\115\074\053\032\001\000\000\000\377\377\377\377\377\377\377\377\034\000\000\000'
+    [ "${1:-}" = no-idb ] && return
+    printf '\001\000\000\000\024\000\000\000\001\000\000\000\377\377\000\000\024\000\000\000'
+    printf '\006\000\000\000\134\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\074\000\000\000\074\000\000\000'
+    printf "$frame"
+    printf '\134\000\000\000'
+}
+pcapng_be() {
+    printf '\012\015\015\012\000\000\000\034\032\053\074\115\000\001\000\000\377\377\377\377\377\377\377\377\000\000\000\034'
+    printf '\000\000\000\001\000\000\000\024\000\001\000\000\000\000\377\377\000\000\000\024'
+    printf '\000\000\000\006\000\000\000\134\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\074\000\000\000\074'
+    printf "$frame"
+    printf '\000\000\000\134'
+}
+pcap_le '\324\303\262\241' >"$work/cap-us-le.pcap"
+pcap_be '\241\262\303\324' >"$work/cap-us-be.pcap"
+pcap_le '\115\074\262\241' >"$work/cap-ns-le.pcap"
+pcap_be '\241\262\074\115' >"$work/cap-ns-be.pcap"
+pcapng_le >"$work/cap-le.pcapng"
+pcapng_be >"$work/cap-be.pcapng"
+pcapng_le no-idb >"$work/cap-no-idb.pcapng"
+head -c 40 "$work/cap-us-le.pcap" >"$work/cap-cut.pcap"
+for f in "$work"/cap-*.pcap "$work"/cap-*.pcapng; do
+    base=${f##*/}
+    cp "$f" "$work/before"
+    timeout 20 "$bitsift" reseal --protocol 1 --in-place "$f" >"$work/out" 2>&1
+    status=$?
+    [ "$status" = 2 ] && cmp -s "$f" "$work/before" && grep -q "$base: a pcap.* capture" "$work/out" &&
+        grep -q 'encode .*-w' "$work/out"
+    report $? "reseal --in-place refuses the capture $base, which stays as it was (status $status)"
+    rm -f "$work/resealed"
+    timeout 20 "$bitsift" reseal -s "$shooter" -o "$work/resealed" "$f" >"$work/out" 2>&1
+    status=$?
+    [ "$status" = 2 ] && [ ! -e "$work/resealed" ] && grep -q "$base: a pcap.* capture" "$work/out"
+    report $? "reseal -o refuses the capture $base, writes nothing (status $status)"
+done
+# Every capture of the test data libpcap reads is refused as well.
+for f in "$data"/*.pcap "$data"/*.pcapng "$top_srcdir/examples/sample.pcap"; do
+    "$bitsift" stats -q "$f" >/dev/null 2>&1 || continue
+    "$bitsift" reseal --protocol 1 -o "$work/resealed" "$f" >"$work/out" 2>&1
+    status=$?
+    [ "$status" = 2 ] && [ ! -e "$work/resealed" ]
+    report $? "reseal refuses ${f#"$top_srcdir"/} (status $status)"
+done
+
+# What the refusal tells to do instead gives back the capture, CRC repaired.
+if command -v jq >/dev/null 2>&1; then
+    cp "$top_srcdir/examples/sample.pcap" "$work/broken.pcap"
+    printf '\377' | dd of="$work/broken.pcap" bs=1 seek=82 count=1 conv=notrunc 2>/dev/null
+    "$bitsift" decode --no-crc -F json -s "$shooter" "$work/broken.pcap" | jq -c 'del(.valid)' |
+        "$bitsift" encode -s "$shooter" -w "$work/repaired.pcap" 2>"$work/out" &&
+        ! cmp -s "$work/broken.pcap" "$top_srcdir/examples/sample.pcap" &&
+        cmp -s "$work/repaired.pcap" "$top_srcdir/examples/sample.pcap"
+    report $? "the re-encoding the refusal suggests repairs a capture's CRC"
+else
+    echo "# jq not installed: the suggested re-encoding is not tried"
+fi
+
+# A packet whose CRC field happens to hold a pcap or pcapng magic number is
+# still a packet when the rest is no capture header: resealed.
+for magic in pcap-le:'\324\303\262\241' pcap-be:'\241\262\303\324' pcap-ns-le:'\115\074\262\241' \
+    pcapng:'\012\015\015\012'; do
+    { printf "${magic#*:}"; printf 'not a capture header, only a packet'; } >"$work/magic.bin"
+    cp "$work/magic.bin" "$work/before"
+    timeout 20 "$bitsift" reseal --protocol 1 --in-place "$work/magic.bin" >"$work/out" 2>&1
+    status=$?
+    [ "$status" = 0 ] && [ "$(tail -c +5 "$work/magic.bin" | od -An -tx1)" = "$(tail -c +5 "$work/before" | od -An -tx1)" ] &&
+        ! cmp -s "$work/magic.bin" "$work/before"
+    report $? "a packet whose CRC bytes are the ${magic%%:*} magic is resealed (status $status)"
+done
+# --raw: a file that is a capture by its header is taken as one packet.
+cp "$work/cap-us-le.pcap" "$work/raw.pcap"
+timeout 20 "$bitsift" reseal --protocol 1 --raw --in-place "$work/raw.pcap" >"$work/out" 2>&1
+status=$?
+[ "$status" = 0 ] && ! cmp -s "$work/raw.pcap" "$work/cap-us-le.pcap" &&
+    [ "$(tail -c +5 "$work/raw.pcap" | od -An -tx1)" = "$(tail -c +5 "$work/cap-us-le.pcap" | od -An -tx1)" ]
+report $? "reseal --raw reseals even a file with a capture header (status $status)"
+
+# A directory: said so, not "read error".
+mkdir "$work/packets"
+timeout 20 "$bitsift" reseal --protocol 1 --in-place "$work/packets" >"$work/out" 2>&1
+status=$?
+[ "$status" = 2 ] && grep -q 'packets: is a directory; reseal takes packet files' "$work/out"
+report $? "reseal of a directory says it is one (status $status)"
+timeout 20 "$bitsift" reseal --protocol 1 -o "$work/x2" "$work/packets" >"$work/out" 2>&1
+status=$?
+[ "$status" = 2 ] && [ ! -e "$work/x2" ] && grep -q 'is a directory' "$work/out"
+report $? "reseal -o of a directory says it is one, writes nothing (status $status)"
 
 echo "1..$n"
 exit $failed
