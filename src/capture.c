@@ -169,8 +169,9 @@ enum capture_format capture_header_format(const void *data, size_t size)
         major = swap16(major);
     }
     cursor_has(&c, 0, 28);
-    return !c.truncated && length >= 28 && length % 4 == 0 && major == 1 ? CAPTURE_FORMAT_PCAPNG
-                                                                        : CAPTURE_FORMAT_NONE;
+    if (c.truncated || length < 28 || length % 4 != 0 || major != 1)
+        return CAPTURE_FORMAT_NONE;
+    return CAPTURE_FORMAT_PCAPNG;
 }
 
 enum capture_open_result capture_open_memory(const void *data, size_t size, capture **out,

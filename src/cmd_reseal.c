@@ -4,7 +4,8 @@
  * files, so that an input a CRC-blind fuzzer found (a no-CRC build, a
  * harness that seals its inputs itself) reproduces on a release build.
  *
- *   bitsift reseal (-s SCHEMA... | --protocol ID [--prefix N]) (-o OUT | --in-place) [--raw] FILE...
+ *   bitsift reseal (-s SCHEMA... | --protocol ID [--prefix N])
+ *                  (-o OUT | --in-place) [--raw] FILE...
  *
  * The framing is a schema's (with several, each packet is sealed for the
  * one it decodes furthest with, CRC ignored: libbitsift-fuzz's
@@ -91,7 +92,8 @@ static bool is_capture(const char *path, const uint8_t *data, size_t size)
     enum capture_open_result opened = capture_open_memory(data, size, &cap, error);
     capture_close(cap);
     enum capture_format format = capture_header_format(data, size);
-    if (opened == CAPTURE_NOT_A_CAPTURE || (opened == CAPTURE_FAILED && format == CAPTURE_FORMAT_NONE))
+    if (opened == CAPTURE_NOT_A_CAPTURE ||
+        (opened == CAPTURE_FAILED && format == CAPTURE_FORMAT_NONE))
         return false;
     bool ng = format == CAPTURE_FORMAT_PCAPNG || (size >= 4 && memcmp(data, "\n\r\r\n", 4) == 0);
     char damage[CAPTURE_ERROR_SIZE + 16] = "";

@@ -80,9 +80,11 @@ static int descriptor_named(const char *path)
         return 1;
     if (strcmp(path, "/dev/stderr") == 0)
         return 2;
-    const char *digits = strncmp(path, "/dev/fd/", 8) == 0         ? path + 8
-                         : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
-                                                                     : NULL;
+    const char *digits = NULL;
+    if (strncmp(path, "/dev/fd/", 8) == 0)
+        digits = path + 8;
+    else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+        digits = path + 14;
     if (!digits || !digits[0])
         return -1;
     int fd = 0;
