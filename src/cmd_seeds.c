@@ -21,6 +21,8 @@
  *
  * Files are DIR/<protocol>-<packet>-<fill>-<n>, written beside their name
  * and renamed into place (output_file.c). DIR must exist (as for a fuzzer's corpus).
+ * The first SIGINT, SIGTERM or SIGHUP stops the run between two seeds:
+ * those written stay, whole, and the exit status is 2.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -91,7 +93,7 @@ static long seeds_of_type(const struct cli *c, const bitsift_schema *s, unsigned
     size_t hash_count = 0;
     long written = 0;
     for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
-        for (size_t n = 0; n < per_fill; n++) {
+        for (size_t n = 0; n < per_fill && !cli_interrupted(); n++) {
             uint64_t seed = ((uint64_t)type << 32) ^ (f << 20) ^ n ^ 0x5eed5eedull;
             unsigned fill = fills[f];
             size_t size = 0;
@@ -196,7 +198,8 @@ int cmd_seeds(struct cli *c)
             break;
         }
         long total = 0;
-        for (unsigned type = 0; type < bitsift_schema_packet_count(s); type++) {
+        for (unsigned type = 0; type < bitsift_schema_packet_count(s) && !cli_interrupted();
+             type++) {
             long n = seeds_of_type(c, s, type, t, buf, hashes, per_fill);
             if (n < 0) {
                 status = EXIT_TROUBLE;
@@ -205,6 +208,15 @@ int cmd_seeds(struct cli *c)
             total += n;
         }
         bitsift_tree_free(t);
+        if (cli_interrupted()) {
+            /* Every seed written is whole (renamed into place); the
+             * temporary of the one being written is removed. */
+            cli_error("interrupted: %ld seeds of %s written in %s before the signal, the corpus "
+                      "is incomplete",
+                      total, bitsift_schema_name(s), c->output);
+            status = EXIT_TROUBLE;
+            break;
+        }
         if (status == EXIT_VALID && !c->quiet)
             fprintf(stderr, "%s: %s: %ld seeds of %u packet types in %s\n", cli_program,
                     bitsift_schema_name(s), total, bitsift_schema_packet_count(s), c->output);
