@@ -19,10 +19,17 @@ tests_diagnose_search_budget_SOURCES = tests/diagnose/search_budget.c \
 	src/float_format.c src/float_format.h
 tests_diagnose_search_budget_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_diagnose_search_budget_LDADD = lib/libbitsift.la -lm
+# A packet type's view reads its packets as the whole schema does, with
+# every kind of candidate change (the guard of diagnose_views.c).
+check_PROGRAMS += tests/diagnose/views_equivalence
+tests_diagnose_views_equivalence_SOURCES = tests/diagnose/views_equivalence.c \
+	src/diagnose_views.c src/diagnose_views.h src/drift_candidates.c src/drift_candidates.h
+tests_diagnose_views_equivalence_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_diagnose_views_equivalence_LDADD = lib/libbitsift.la -lm
 # Where fields are written (bitsift_schema_field_source), on shooter.bss.
 check_PROGRAMS += tests/diagnose/field_source
 tests_diagnose_field_source_SOURCES = tests/diagnose/field_source.c
 tests_diagnose_field_source_LDADD = lib/libbitsift.la
 TESTS += tests/diagnose/field_source tests/diagnose/planted_drift tests/diagnose/cli.sh \
-	tests/diagnose/search_budget tests/diagnose/many-types.sh
+	tests/diagnose/search_budget tests/diagnose/many-types.sh tests/diagnose/views_equivalence
 EXTRA_DIST += tests/diagnose/cli.sh tests/diagnose/many-types.sh tests/diagnose/make-many-types.sh
