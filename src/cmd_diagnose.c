@@ -249,10 +249,15 @@ static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
         out_u64(o, rep->failing_measured);
     }
     out_char(o, '\n');
-    if (rep->count == 0) {
+    if (rep->count == 0 && rep->stopped && rep->tried == 0) {
+        out_str(o, "  not searched: interrupted\n");
+    } else if (rep->count == 0) {
         if (g->crc || g->packet_type < 0)
             out_str(o, "  no other schema (-s) explains them: another protocol or version, or "
                        "damaged packets\n");
+        else if (rep->stopped)
+            out_str(o, "  no candidate change tried before the interruption explains any of "
+                       "them\n");
         else
             out_str(o, "  no candidate change explains any of them\n");
     }
