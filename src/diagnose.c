@@ -431,7 +431,7 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
     for (size_t i = 0; ok && i < d->other_count; i++)
         ok = drift_add_schema(&list, i, d->other_paths ? d->other_paths[i] : "");
     /* The order the budget keeps them in. */
-    if (ok)
+    if (ok && list.count > 1)
         qsort(list.items, list.count, sizeof *list.items, compare_priority);
     if (ok && list.count > DIAGNOSE_MAX_CANDIDATES) {
         for (size_t i = DIAGNOSE_MAX_CANDIDATES; i < list.count; i++)

@@ -17,13 +17,15 @@ limit_kib=65536
 peak() { sed -n 's/^peak-rss: //p' "$1"; }
 
 # ulimit -v does not suit a sanitizer's shadow memory: there, its own RSS
-# limit does the job.
+# limit does the job, freed memory is not held in quarantine, and the
+# bound is half as large again for the shadow and the redzones.
 if (ulimit -v 1048576 && "$bitsift" --version) >/dev/null 2>&1; then
     cap() { ulimit -v 1048576; }
 else
     cap() { :; }
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=1024"
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=1024:quarantine_size_mb=0"
     export ASAN_OPTIONS
+    limit_kib=$((limit_kib * 3 / 2))
 fi
 # seeds SCHEMA DIR: seeds -c 2 under the caps; status in $status, peak
 # RSS in $kib, messages in DIR.err.
