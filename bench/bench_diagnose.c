@@ -11,6 +11,12 @@
  * directory, about 0.2 GB) is written on first use with that schema by
  * the encoder: 16384 distinct packets (bench_packets.c), cycled. The
  * result is checked too: the planted change must rank first.
+ *
+ * The second row: diagnose when 256 packet types fail (8 fields each,
+ * about 20 packets per type), the input made on first use by
+ * tests/diagnose/make-many-types.sh in bench/many-types-256; the search
+ * must stay within 10 s of CPU (it grew with the cube of the types when
+ * each candidate compiled the whole schema: 518 s).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +93,44 @@ static bool make_capture(const char *schema_path, const char *self, const char *
     return ok;
 }
 
+#define MANY_ROW "diagnose, 256 failing types"
+
+/* The row of many failing types. */
+static int many_types(const char *bitsift, const char *builddir, const char *srcdir)
+{
+    char dir[3000], script[4096], schema[4096], packets[4096], out[4096], cmd[16384];
+    snprintf(dir, sizeof dir, "%s/bench/many-types-256", builddir);
+    snprintf(script, sizeof script, "%s/tests/diagnose/make-many-types.sh", srcdir);
+    snprintf(schema, sizeof schema, "%s/schema.bss", dir);
+    snprintf(packets, sizeof packets, "%s/packets", dir);
+    snprintf(out, sizeof out, "%s/diagnose.txt", dir);
+    if (access(script, R_OK) != 0) {
+        bench_row_na("5", MANY_ROW, "n/a (needs tests/diagnose/make-many-types.sh)");
+        return 0;
+    }
+    if (access(schema, R_OK) != 0) {
+        fprintf(stderr, "bench_diagnose: generating %s\n", dir);
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && sh '%s' 256 '%s' '%s/src/bitsift'", dir, script,
+                 dir, builddir);
+        if (system(cmd) != 0) {
+            fprintf(stderr, "bench_diagnose: %s failed\n", script);
+            return 1;
+        }
+    }
+    char *args[] = {(char *)bitsift, "diagnose", "-s", schema, packets, NULL};
+    double cpu[3];
+    for (int round = 0; round < 3; round++) {
+        struct bench_child r = bench_run_child_to(args, out);
+        if (r.status != 1) {
+            fprintf(stderr, "bench_diagnose: diagnose of many types exited with %d\n", r.status);
+            return 1;
+        }
+        cpu[round] = r.cpu_seconds;
+    }
+    bench_row("5", MANY_ROW, bench_median(cpu, 3), "s CPU", NULL, 0, 0, "<=", 10.0);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -139,5 +183,5 @@ int main(int argc, char **argv)
     }
     bench_row("5", ROW, bench_median(cpu, 3), "s CPU", NULL, 0, 0, "<=", 60.0);
     bench_row("5", "diagnose peak RSS, 1 M packets", rss, "MiB", NULL, 0, 0, "<=", 512.0);
-    return 0;
+    return many_types(bitsift, argv[1], argv[2]);
 }

@@ -12,6 +12,10 @@ EXTRA_PROGRAMS += bench/bench_reader bench/bench_crc bench/bench_schema bench/be
 EXTRA_DIST += bench/run.sh bench/ab.py bench/wireshark.py
 CLEANFILES += $(bench_programs) bench/shooter-1m.pcap bench/shooter-4m.pcap \
 	bench/shooter-drift-1m.pcap bench/diagnose-1m.json
+clean-local: clean-bench-many-types
+clean-bench-many-types:
+	rm -rf bench/many-types-256
+.PHONY: clean-bench-many-types
 noinst_HEADERS += bench/bench_util.h bench/bench_packets.h bench/bench_capture.h
 
 # -no-install: real executables rather than libtool wrapper scripts, so

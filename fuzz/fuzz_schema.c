@@ -404,7 +404,7 @@ static void check_edges(const bitsift_schema *s, const uint8_t *text, size_t siz
         static const char *const bad_names[] = {
             "", "2fast", "has space", "dash-ed",
             "a123456789012345678901234567890123456789012345678901234567890123"};
-        bitsift_gen_options o = {"game_2", ports, 2, 0, NULL, 0, NULL, NULL, 0};
+        bitsift_gen_options o = {"game_2", ports, 2, 0, NULL, 0, NULL, NULL, 0, NULL};
         CHECK(bitsift_gen_wireshark(s, &o, sink) == BITSIFT_OK);
         CHECK(bitsift_gen_wireshark(NULL, &o, sink) == BITSIFT_E_ARGUMENT);
         CHECK(bitsift_gen_wireshark(s, &o, NULL) == BITSIFT_E_ARGUMENT);
@@ -423,7 +423,7 @@ static void check_edges(const bitsift_schema *s, const uint8_t *text, size_t siz
          * write to, and a struct size limit of 8 bytes, which refuses all
          * but the smallest schemas with a message. */
         char why[128];
-        bitsift_gen_options c = {"game_2", NULL, 0, 8, why, sizeof why, NULL, NULL, 0};
+        bitsift_gen_options c = {"game_2", NULL, 0, 8, why, sizeof why, NULL, NULL, 0, NULL};
         bitsift_error e = bitsift_gen_c(s, &c, sink, sink);
         CHECK(e == BITSIFT_OK || (e == BITSIFT_E_LIMIT && why[0]) || e == BITSIFT_E_SCHEMA);
         CHECK(bitsift_gen_c(NULL, &c, sink, sink) == BITSIFT_E_ARGUMENT);
@@ -552,7 +552,7 @@ static void exercise(const bitsift_schema *s, const uint8_t *text, size_t size)
          * with the schema's text, its comments go along. */
         char why[256] = "";
         bitsift_gen_options c = {NULL, NULL, 0, 0, why, sizeof why, "game.bss",
-                                 (const char *)text, size};
+                                 (const char *)text, size, NULL};
         bitsift_error e = bitsift_gen_fuzz(s, &c, sink, sink, sink);
         CHECK(e == BITSIFT_OK || e == BITSIFT_E_LIMIT || e == BITSIFT_E_SCHEMA);
         CHECK(e == BITSIFT_OK || (why[0] && memchr(why, 0, sizeof why)));

@@ -57,6 +57,7 @@ struct cgen {
     char *error;
     size_t error_size;
     bitsift_error status;
+    const volatile sig_atomic_t *stop; /* options->stop */
     struct c_type *types;
     size_t ntypes;
     /* Per body being written: each op's member path ("pos", "sub.x"),
@@ -411,6 +412,8 @@ static bool name_members(struct cgen *g, uint32_t first, uint32_t end)
     for (int pass = 0; pass < 3; pass++) {
         for (uint32_t i = first; i < end; i++) {
             const struct schema_op *op = &ops[i];
+            if (g->stop && *g->stop) /* naming grows with the square of the members */
+                ok = ok && refuse(g, BITSIFT_E_LIMIT, "interrupted");
             if (op->code == OP_IF || !has_member(op))
                 continue;
             char buf[80];
@@ -2163,6 +2166,7 @@ bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *
     g.text = options ? options->schema_text : NULL;
     g.text_size = g.text ? options->schema_text_size : 0;
     g.error_size = options ? options->error_size : 0;
+    g.stop = options ? options->stop : NULL;
     if (g.error && g.error_size)
         g.error[0] = '\0';
     if (!valid_prefix(g.prefix))

@@ -522,7 +522,7 @@ static void lua_header(const struct gen *g, const char *name, const bitsift_gen_
 bitsift_error bitsift_gen_wireshark(const bitsift_schema *s, const bitsift_gen_options *options,
                                     FILE *out)
 {
-    bitsift_gen_options none = {NULL, NULL, 0, 0, NULL, 0, NULL, NULL, 0};
+    bitsift_gen_options none = {NULL, NULL, 0, 0, NULL, 0, NULL, NULL, 0, NULL};
     const bitsift_gen_options *o = options ? options : &none;
     if (!s || !out || (o->port_count && !o->ports) || o->port_count > BITSIFT_GEN_MAX_PORTS)
         return BITSIFT_E_ARGUMENT;

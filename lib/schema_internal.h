@@ -329,6 +329,10 @@ bool schema_validate(const bitsift_schema *s, const void *packet, size_t size, u
  * (schema_size.c). */
 void schema_size(const bitsift_schema *s, uint32_t first, uint32_t end, uint64_t *min,
                  uint64_t *max);
+/* The bits a random packet keeps for ops [first, end): the fewest
+ * elements and branches, each leaf at its most but a string's characters
+ * (schema_size.c). */
+uint64_t schema_promise_bits(const bitsift_schema *s, uint32_t first, uint32_t end);
 
 static inline uint64_t sat_add(uint64_t a, uint64_t b)
 {

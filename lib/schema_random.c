@@ -4,6 +4,15 @@
  * that benchmarks decode, that round-trip tests encode and decode again,
  * and that fuzzers start from. The walk mirrors the encoder (same slots,
  * same conditions), so what it builds always encodes.
+ *
+ * A packet stays within BITSIFT_RANDOM_MAX_BYTES on the wire, and so does
+ * the tree's data: the walk counts the most bits of what it has made
+ * (`used`) and what it must still make will take at the fewest elements
+ * and branches (`reserved`, schema_promise_bits), and picks array lengths and string lengths within the
+ * room between them; what would still go over it (a condition that takes
+ * a larger branch) stops the walk with BITSIFT_E_LIMIT before its memory
+ * is taken. The tree's nodes are held to RANDOM_MAX_NODES the same way. A type whose smallest packet is over the limit is refused
+ * before anything is built.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -22,7 +31,85 @@ struct gen {
      * object indices a base below INT32_MAX or max_objects): without the
      * limit, a uint32 base makes a tree that the encoder refuses. */
     int64_t base_lo[SCHEMA_MAX_SLOTS], base_hi[SCHEMA_MAX_SLOTS];
+    /* Wire bits: the budget, the most that what was made takes, the
+     * fewest that what must still be made takes. */
+    uint64_t budget, used, reserved;
 };
+
+/* Nodes of a random tree at the most: a quarter of what a tree may hold,
+ * so that the tree of a packet of many small fields (a million bools fit
+ * in 128 KiB) stays within tens of MiB. */
+#define RANDOM_MAX_NODES (BITSIFT_TREE_MAX_NODES / 4)
+
+/* The bits ops [first, end) are promised (schema_promise_bits): what
+ * the walk charges for them when it makes the fewest it may. */
+static uint64_t range_min(const struct gen *g, uint32_t first, uint32_t end)
+{
+    return schema_promise_bits(g->s, first, end);
+}
+
+/* The bits left for a choice: what neither the made nor the promised
+ * takes. */
+static uint64_t room(const struct gen *g)
+{
+    uint64_t taken = sat_add(g->used, g->reserved);
+    return taken < g->budget ? g->budget - taken : 0;
+}
+
+/* Count `bits` more as made; false when that goes over the budget, or
+ * the tree over its nodes. */
+static bool charge(struct gen *g, uint64_t bits)
+{
+    g->used = sat_add(g->used, bits);
+    return g->used <= g->budget && bitsift_tree_node_count(g->t) < RANDOM_MAX_NODES;
+}
+
+/* The most elements of `per_element` bits each (and a node at least)
+ * that fit the room. */
+static int64_t elements_that_fit(const struct gen *g, uint64_t per_element, int64_t want)
+{
+    if (want <= 0)
+        return want;
+    size_t nodes = bitsift_tree_node_count(g->t);
+    uint64_t fit = nodes < RANDOM_MAX_NODES ? RANDOM_MAX_NODES - nodes : 0;
+    if (per_element && room(g) / per_element < fit)
+        fit = room(g) / per_element;
+    return fit < (uint64_t)want ? (int64_t)fit : want;
+}
+
+/* Per element of an array, the fewest bits it takes with its share of the
+ * array's own bits (an index, a sentinel or ladder step); *meta the bits
+ * the array takes once (its count or its flags), at the most. */
+static uint64_t element_bits(const struct gen *g, const struct schema_op *arr, uint64_t *meta)
+{
+    uint64_t emin = range_min(g, (uint32_t)(arr - g->s->ops) + 1, arr->end);
+    uint64_t count = bitsift_bits_required(0, arr->max), per = 0;
+    *meta = 0;
+    switch ((enum array_kind)arr->array_kind) {
+    case ARRAY_FIXED:
+    case ARRAY_COUNTED:
+        break;
+    case ARRAY_INLINE:
+        *meta = count;
+        break;
+    case ARRAY_FLAGS:
+        *meta = (uint64_t)arr->max;
+        break;
+    case ARRAY_INDICES:
+        *meta = count;
+        per = bitsift_bits_required(0, arr->max - 1);
+        break;
+    case ARRAY_SENTINEL:
+        *meta = count;
+        per = count;
+        break;
+    case ARRAY_RELATIVE:
+        *meta = count;
+        per = object_index_max_bits(arr->max);
+        break;
+    }
+    return sat_add(emin, per);
+}
 
 /* splitmix64: small, seedable, good enough for test data. */
 static uint64_t next(struct gen *g)
@@ -72,9 +159,17 @@ static int64_t pick_int(struct gen *g, const struct schema_op *op, int64_t lo, i
             hi = bhi < hi ? bhi : hi;
         }
     }
-    /* Small values are the interesting ones for counts. */
+    /* Small values are the interesting ones for counts; a count is kept
+     * to the elements that fit the packet's room. */
     if (op->count_for >= 0 || op->count_cap != INT64_MAX) {
         int64_t top = lo + (int64_t)((double)(hi - lo) * g->fill / 100.0);
+        if (op->count_for >= 0 && top > lo && lo >= 0) {
+            uint64_t meta;
+            uint64_t per = element_bits(g, &g->s->ops[op->count_for], &meta);
+            top = elements_that_fit(g, per, top);
+            if (top < lo)
+                top = lo;
+        }
         return between(g, lo, top < lo ? lo : top);
     }
     return between(g, lo, hi);
@@ -160,6 +255,9 @@ static bool gen_leaf(struct gen *g, const struct schema_op *op, bitsift_node *pa
             v.f = op->fmax;
         break;
     case OP_BYTES: {
+        /* Its memory is taken only when it fits. */
+        if (!charge(g, 8ull * op->width + 7))
+            return false;
         /* Long byte fields repeat a short random pattern. */
         for (size_t k = 0; k < sizeof bytes; k++)
             bytes[k] = (uint8_t)next(g);
@@ -183,6 +281,12 @@ static bool gen_leaf(struct gen *g, const struct schema_op *op, bitsift_node *pa
     case OP_STRING: {
         size_t max = op->width - 1 < sizeof text - 1 ? op->width - 1 : sizeof text - 1;
         size_t len = (size_t)between(g, 0, (int64_t)max);
+        uint64_t length_bits = bitsift_bits_required(0, (int64_t)op->width - 1) + 7;
+        if (!charge(g, length_bits))
+            return false;
+        len = (size_t)elements_that_fit(g, 8, (int64_t)len);
+        if (!charge(g, 8ull * len))
+            return false;
         for (size_t k = 0; k < len; k++)
             text[k] = (char)('a' + next(g) % 26);
         v.data = (const uint8_t *)text;
@@ -229,10 +333,19 @@ static bool gen_leaf(struct gen *g, const struct schema_op *op, bitsift_node *pa
         v.u = (uint64_t)i;
         break;
     }
-    case OP_SMALLEST3:
-        return gen_smallest_three(g, parent, name);
+    case OP_SMALLEST3: {
+        uint64_t min, max;
+        field_size(op, &min, &max);
+        return charge(g, max) && gen_smallest_three(g, parent, name);
+    }
     default:
         return true;
+    }
+    if (op->code != OP_STRING) {
+        uint64_t min, max;
+        field_size(op, &min, &max);
+        if (!charge(g, max))
+            return false;
     }
     if (op->slot >= 0)
         g->slots[op->slot] = i;
@@ -266,23 +379,40 @@ static bool gen_array(struct gen *g, const struct schema_op *op, bitsift_node *p
     schema_reset_bases(g->s, op, g->slots);
     int64_t max = op->max;
     int64_t count;
+    uint64_t meta, per = element_bits(g, op, &meta);
+    if (!charge(g, meta))
+        return false;
     if (schema_array_count_known(op, g->slots, &count)) {
         /* its size, or the count field generated before it */
     } else if (op->array_kind == ARRAY_INLINE) {
         int64_t top = (int64_t)((double)max * g->fill / 100.0);
-        count = between(g, 0, top);
+        count = between(g, 0, elements_that_fit(g, per, top));
     } else {
-        /* Sparse: each slot present with probability fill/4 %. */
+        /* Sparse: each slot present with probability fill/4 %, while the
+         * room holds one more. */
+        uint64_t emin = range_min(g, (uint32_t)(op - g->s->ops) + 1, op->end);
         for (int64_t i = 0; i < max; i++)
-            if (chance(g, g->fill / 4 + 1) && !gen_element(g, op, a, i))
+            if (chance(g, g->fill / 4 + 1) && room(g) >= per &&
+                (!charge(g, per - emin) || !gen_element(g, op, a, i)))
                 return false;
         return true;
     }
     if (count < 0 || count > max)
         return false;
-    for (int64_t i = 0; i < count; i++)
-        if (!gen_element(g, op, a, i))
+    /* The elements not made yet are promised their fewest bits. */
+    uint64_t emin = range_min(g, (uint32_t)(op - g->s->ops) + 1, op->end);
+    uint64_t promised = sat_mul((uint64_t)count, emin);
+    if (promised > g->budget)
+        return false;
+    g->reserved += promised;
+    for (int64_t i = 0; i < count; i++) {
+        g->reserved -= emin;
+        promised -= emin;
+        if (!charge(g, per - emin) || !gen_element(g, op, a, i)) {
+            g->reserved -= promised;
             return false;
+        }
+    }
     return true;
 }
 
@@ -296,40 +426,54 @@ static bool gen_if(struct gen *g, uint32_t i, bitsift_node *parent)
     return gen_run(g, first, end, parent);
 }
 
+static bool gen_op(struct gen *g, uint32_t i, bitsift_node *parent);
+
+/* Ops [first, end) into parent. Each op's fewest bits are promised
+ * (reserved) until its turn, so that an early choice leaves room for
+ * what follows it. */
 static bool gen_run(struct gen *g, uint32_t first, uint32_t end, bitsift_node *parent)
 {
     const struct schema_op *ops = g->s->ops;
-    for (uint32_t i = first; i < end;) {
+    uint64_t promised = range_min(g, first, end);
+    if (promised > g->budget)
+        return false;
+    g->reserved += promised;
+    bool ok = true;
+    for (uint32_t i = first; i < end && ok;) {
         const struct schema_op *op = &ops[i];
-        switch ((enum op_code)op->code) {
-        case OP_IF:
-            if (!gen_if(g, i, parent))
-                return false;
-            i = op->end;
-            continue;
-        case OP_ALIGN:
-        case OP_CHECK:
-            i++;
-            continue;
-        case OP_STRUCT: {
-            bitsift_node *n = bitsift_node_add_struct(g->t, parent, op->name);
-            if (!n || !gen_run(g, i + 1, op->end, n))
-                return false;
-            i = op->end;
-            continue;
-        }
-        case OP_ARRAY:
-            if (!gen_array(g, op, parent))
-                return false;
-            i = op->end;
-            continue;
-        default:
-            if (!gen_leaf(g, op, parent, op->name))
-                return false;
-            i++;
-        }
+        uint32_t next = op->code == OP_IF || op->code == OP_STRUCT || op->code == OP_ARRAY
+                            ? op->end
+                            : i + 1;
+        uint64_t op_min = range_min(g, i, next);
+        g->reserved -= op_min;
+        promised -= op_min;
+        ok = gen_op(g, i, parent);
+        i = next;
     }
-    return true;
+    g->reserved -= promised;
+    return ok;
+}
+
+/* The op at i into parent. */
+static bool gen_op(struct gen *g, uint32_t i, bitsift_node *parent)
+{
+    const struct schema_op *op = &g->s->ops[i];
+    switch ((enum op_code)op->code) {
+    case OP_IF:
+        return gen_if(g, i, parent);
+    case OP_ALIGN:
+        return charge(g, 7);
+    case OP_CHECK:
+        return charge(g, 39);
+    case OP_STRUCT: {
+        bitsift_node *n = bitsift_node_add_struct(g->t, parent, op->name);
+        return n && gen_run(g, i + 1, op->end, n);
+    }
+    case OP_ARRAY:
+        return gen_array(g, op, parent);
+    default:
+        return gen_leaf(g, op, parent, op->name);
+    }
 }
 
 /* Limit the slots that relative fields of the packet use as their base
@@ -380,6 +524,14 @@ bitsift_error bitsift_tree_random(bitsift_tree *t, unsigned packet_type, uint64_
     g.s = schema_tree_schema(t);
     memset(g.slots, 0, sizeof g.slots);
     const struct schema_packet *p = &g.s->packets[packet_type];
+    /* The framing's bits at the most, then the body within the rest. */
+    const bitsift_framing *fr = &g.s->framing;
+    g.budget = 8ull * BITSIFT_RANDOM_MAX_BYTES;
+    g.used = 8ull * fr->prefix_bytes + (fr->crc ? 32 : 0) +
+             bitsift_bits_required(0, (int64_t)fr->num_types - 1) + (fr->end_check ? 39 : 7);
+    g.reserved = 0;
+    if (p->min_bits > g.budget)
+        return BITSIFT_E_LIMIT;
     limit_bases(&g, p);
     if (!gen_run(&g, p->first_op + 1, p->end_op, bitsift_tree_root(t)))
         return BITSIFT_E_LIMIT;

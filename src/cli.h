@@ -7,6 +7,7 @@
 #ifndef BITSIFT_CLI_H
 #define BITSIFT_CLI_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -83,6 +84,9 @@ void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void cli_catch_interrupts(void);
 /* The signal that asked the run to stop, or 0. */
 int cli_interrupted(void);
+/* The flag itself, for a loop outside the CLI to poll (the library's
+ * generators, bitsift_gen_options.stop). */
+const volatile sig_atomic_t *cli_interrupt_flag(void);
 
 /* Load every -s schema, or the bundled default (shooter.bss) when there is
  * none, then compile -Y against them and check that --no-crc has one

@@ -249,10 +249,15 @@ static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
         out_u64(o, rep->failing_measured);
     }
     out_char(o, '\n');
-    if (rep->count == 0) {
+    if (rep->count == 0 && rep->stopped && rep->tried == 0) {
+        out_str(o, "  not searched: interrupted\n");
+    } else if (rep->count == 0) {
         if (g->crc || g->packet_type < 0)
             out_str(o, "  no other schema (-s) explains them: another protocol or version, or "
                        "damaged packets\n");
+        else if (rep->stopped)
+            out_str(o, "  no candidate change tried before the interruption explains any of "
+                       "them\n");
         else
             out_str(o, "  no candidate change explains any of them\n");
     }
@@ -278,7 +283,8 @@ static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
              rep->tried == 1 ? "" : "s", rep->compiled);
     out_str(o, line);
     if (rep->not_tried) {
-        snprintf(line, sizeof line, "; %zu more over the budget not tried", rep->not_tried);
+        snprintf(line, sizeof line, "; %zu more not tried: %s", rep->not_tried,
+                 rep->stopped ? "interrupted" : "over the budget");
         out_str(o, line);
     }
     if (rep->measured[1]) {
@@ -287,6 +293,11 @@ static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
     }
     if (rep->measured[2]) {
         snprintf(line, sizeof line, ", the best %zu on every sampled packet", rep->measured[2]);
+        out_str(o, line);
+    }
+    if (rep->rounds_cut) {
+        snprintf(line, sizeof line, "; not measured on every sampled packet: %s",
+                 rep->stopped ? "interrupted" : "over the budget");
         out_str(o, line);
     }
     out_str(o, ")\n");
@@ -322,6 +333,10 @@ static void json_group(struct diagnose_run *r, const struct diagnose_group *g,
     out_u64(o, rep->compiled);
     out_str(o, ",\"candidates_not_tried\":");
     out_u64(o, rep->not_tried);
+    out_str(o, ",\"rounds_cut\":");
+    out_str(o, rep->rounds_cut ? "true" : "false");
+    out_str(o, ",\"interrupted\":");
+    out_str(o, rep->stopped ? "true" : "false");
     out_str(o, ",\"candidates\":[");
     for (size_t i = 0; i < rep->count && rep->ranked[i].rank <= SHOW_RANKS; i++) {
         const struct diagnose_ranked *c = &rep->ranked[i];
@@ -430,6 +445,10 @@ int cmd_diagnose(struct cli *c)
     input_run(c->inputs, c->input_count, &options, &h, &counts);
 
     struct diagnosis *d = &r.d;
+    /* The search stops at the first signal too (the reading already has). */
+    d->stop = options.stop;
+    uint64_t not_tried = 0;
+    size_t cut_groups = 0;
     if (c->format == FORMAT_TEXT && !r.nomem) {
         char line[256];
         snprintf(line, sizeof line, "%llu packets: %llu valid, %llu invalid\n",
@@ -446,6 +465,8 @@ int cmd_diagnose(struct cli *c)
             r.nomem = 1;
             break;
         }
+        not_tried += rep.not_tried;
+        cut_groups += rep.not_tried || rep.rounds_cut;
         if (c->format == FORMAT_JSON)
             json_group(&r, group, &rep);
         else
@@ -461,7 +482,24 @@ int cmd_diagnose(struct cli *c)
         out_u64(&r.out, d->packets - d->valid);
         out_str(&r.out, ",\"not_sampled\":");
         out_u64(&r.out, d->not_sampled);
+        out_str(&r.out, ",\"candidates_not_tried\":");
+        out_u64(&r.out, not_tried);
+        out_str(&r.out, ",\"work\":");
+        out_u64(&r.out, d->work_used);
+        out_str(&r.out, ",\"work_budget\":");
+        out_u64(&r.out, DIAGNOSE_WORK_BYTES);
+        out_str(&r.out, ",\"interrupted\":");
+        out_str(&r.out, d->stopped || cli_interrupted() ? "true" : "false");
         out_str(&r.out, "}}\n");
+    } else if (!r.nomem && (not_tried || cut_groups)) {
+        char line[256];
+        snprintf(line, sizeof line, "\n%s: %llu candidate change%s in %zu packet type%s not "
+                 "tried or not measured on every sampled packet\n",
+                 d->stopped || cli_interrupted() ? "interrupted"
+                                                 : "the budget of the search ran out",
+                 (unsigned long long)not_tried, not_tried == 1 ? "" : "s", cut_groups,
+                 cut_groups == 1 ? "" : "s");
+        out_str(&r.out, line);
     }
     c->stdout_buffer = NULL;
     int failed = out_finish(&r.out) != 0;

@@ -11,10 +11,18 @@
  * is a bug reported, never a file. Per packet type, N seeds (default 1)
  * at each of the fills 0, 50 and 100 (as empty as allowed, half, as full
  * as allowed), identical packets written once. A packet too large for
- * the encoder's buffer is tried again emptier, down to fill 0.
+ * the encoder's buffer is tried again emptier, down to fill 0, then with
+ * other values.
+ *
+ * Memory: a seed is at most MAX_SEED bytes, and so is the random tree it
+ * is made from (bitsift_tree_random keeps lengths within it); a packet
+ * type whose smallest packet is larger (a schema may declare 64 Ki arrays
+ * of 64 KiB) is refused, with its size, before anything is built.
  *
  * Files are DIR/<protocol>-<packet>-<fill>-<n>, written beside their name
  * and renamed into place (output_file.c). DIR must exist (as for a fuzzer's corpus).
+ * The first SIGINT, SIGTERM or SIGHUP stops the run between two seeds:
+ * those written stay, whole, and the exit status is 2.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,8 +34,11 @@
 #include "output_file.h"
 
 /* The largest seed: far above any datagram, so that a full 1024-slot
- * sparse array of structs still fits. */
-#define MAX_SEED (1u << 20)
+ * sparse array of structs still fits; the random trees keep to it. */
+#define MAX_SEED BITSIFT_RANDOM_MAX_BYTES
+/* Trees made for one seed at the most: emptier down to fill 0, then
+ * other values at fill 0 (a condition may take a branch too large). */
+#define MAX_TRIES 16
 /* Seeds per fill a command line may ask for. */
 #define MAX_PER_FILL 1000
 
@@ -82,19 +93,28 @@ static long seeds_of_type(const struct cli *c, const bitsift_schema *s, unsigned
     size_t hash_count = 0;
     long written = 0;
     for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
-        for (size_t n = 0; n < per_fill; n++) {
+        for (size_t n = 0; n < per_fill && !cli_interrupted(); n++) {
             uint64_t seed = ((uint64_t)type << 32) ^ (f << 20) ^ n ^ 0x5eed5eedull;
             unsigned fill = fills[f];
             size_t size = 0;
             bitsift_error e;
             bitsift_result res;
-            for (;;) {
+            for (unsigned tries = 0;; tries++) {
                 e = bitsift_tree_random(t, type, seed, fill);
                 if (e == BITSIFT_OK)
                     e = bitsift_encode(s, t, buf, MAX_SEED, &size, &res);
-                if (e == BITSIFT_OK || fill == 0)
+                if (e == BITSIFT_OK || tries == MAX_TRIES)
                     break;
-                fill /= 2; /* too large: emptier */
+                if (fill > 0)
+                    fill /= 2; /* too large: emptier */
+                else
+                    seed = seed * 0x9e3779b97f4a7c15ull + 1; /* other values (a branch) */
+            }
+            if (e == BITSIFT_E_LIMIT) {
+                cli_error("%s: no packet of type %s could be made within %u bytes and the "
+                          "random tree's node limit",
+                          c->output, packet, MAX_SEED);
+                return -1;
             }
             if (e != BITSIFT_OK) {
                 cli_error("%s: no packet of type %s could be made: %s", c->output, packet,
@@ -148,6 +168,20 @@ int cmd_seeds(struct cli *c)
     }
     if (cli_load_schemas(c) != 0)
         return EXIT_TROUBLE;
+    /* Every type of every schema must fit before anything is built. */
+    for (size_t i = 0; i < c->schema_count; i++) {
+        const bitsift_schema *s = c->schemas[i];
+        for (unsigned type = 0; type < bitsift_schema_packet_count(s); type++) {
+            uint64_t bytes = (bitsift_schema_packet_min_bits(s, type) + 7) / 8;
+            if (bytes > MAX_SEED) {
+                cli_error("seeds: protocol %s, packet type %s: its smallest packet is %llu bytes, over the "
+                          "%u bytes a seed may take",
+                          bitsift_schema_name(s), bitsift_schema_packet_name(s, type),
+                          (unsigned long long)bytes, MAX_SEED);
+                return EXIT_TROUBLE;
+            }
+        }
+    }
     uint8_t *buf = malloc(MAX_SEED);
     uint64_t *hashes = malloc(sizeof *hashes * per_fill * (sizeof fills / sizeof fills[0]));
     int status = EXIT_VALID;
@@ -164,7 +198,8 @@ int cmd_seeds(struct cli *c)
             break;
         }
         long total = 0;
-        for (unsigned type = 0; type < bitsift_schema_packet_count(s); type++) {
+        for (unsigned type = 0; type < bitsift_schema_packet_count(s) && !cli_interrupted();
+             type++) {
             long n = seeds_of_type(c, s, type, t, buf, hashes, per_fill);
             if (n < 0) {
                 status = EXIT_TROUBLE;
@@ -173,6 +208,15 @@ int cmd_seeds(struct cli *c)
             total += n;
         }
         bitsift_tree_free(t);
+        if (cli_interrupted()) {
+            /* Every seed written is whole (renamed into place); the
+             * temporary of the one being written is removed. */
+            cli_error("interrupted: %ld seeds of %s written in %s before the signal, the corpus "
+                      "is incomplete",
+                      total, bitsift_schema_name(s), c->output);
+            status = EXIT_TROUBLE;
+            break;
+        }
         if (status == EXIT_VALID && !c->quiet)
             fprintf(stderr, "%s: %s: %ld seeds of %u packet types in %s\n", cli_program,
                     bitsift_schema_name(s), total, bitsift_schema_packet_count(s), c->output);

@@ -5,11 +5,14 @@
  * Cost: reading is one validating decode per packet, the fast path. The
  * search for a group is, per candidate, one compile and a validating
  * decode of a few sampled packets (the first round below); the later
- * rounds measure a bounded number of candidates on more packets. So it
- * grows linearly with the packets read, linearly with the candidates
- * (about 34 per statement of the packet type: 32 insertion widths, a
- * removal, plus a few per field), and not with the size of a group beyond
- * DIAGNOSE_SAMPLE.
+ * rounds measure a bounded number of candidates on more packets. A
+ * candidate is compiled in the view of its packet type (diagnose_views.h),
+ * so a compile costs one type's declaration, not the whole schema's: the
+ * search grows linearly with the failing types, the packets read and the
+ * candidates (about 34 per statement of the packet type: 32 insertion
+ * widths, a removal, plus a few per field), and not with the size of a
+ * group beyond DIAGNOSE_SAMPLE. A budget counted in compile work
+ * (DIAGNOSE_WORK_BYTES) bounds the whole run whatever the schema.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +122,10 @@ void diagnosis_free(struct diagnosis *d)
         sample_free(&d->groups[g].sample);
     free(d->groups);
     sample_free(&d->valid_sample);
+    diagnose_views_free(&d->views);
+    free(d->valid_type);
+    free(d->valid_exact);
+    free(d->seen);
     memset(d, 0, sizeof *d);
 }
 
@@ -173,9 +180,22 @@ static uint64_t count_valid(const bitsift_schema *schema, unsigned flags,
     return valid;
 }
 
-/* The candidate's schema: compiled from the edited text, or the other
- * schema itself (not to be freed: *owned is false). */
-static bitsift_schema *candidate_schema(const struct diagnosis *d, const struct drift_candidate *c,
+/* The work of compiling n bytes of text in the view of type u (the whole
+ * text when u < 0 or without views), in bytes: the compiler's time grows
+ * with its text and with the square of its fields (its name lookups);
+ * 64 field pairs cost about as much as a byte. */
+static uint64_t compile_work(const struct diagnosis *d, int u, uint64_t n)
+{
+    uint64_t fields = d->have_views && u >= 0 ? d->views.fields[u]
+                                              : bitsift_schema_field_count(d->schema);
+    return n + fields * fields / 64;
+}
+
+/* A candidate's schema for type u's packets: the other schema itself
+ * (*owned false), or the edited text compiled, whole or as u's view
+ * (diagnose_views.h). NULL when it does not compile (*nomem when memory
+ * ran out). Its text's bytes are added to the work done. */
+static bitsift_schema *candidate_schema(struct diagnosis *d, int u, const struct drift_candidate *c,
                                         bool *owned, bool *nomem)
 {
     *owned = false;
@@ -183,11 +203,15 @@ static bitsift_schema *candidate_schema(const struct diagnosis *d, const struct 
     if (c->family == DRIFT_SCHEMA)
         return c->schema < d->other_count ? d->others[c->schema] : NULL;
     size_t n;
-    char *text = drift_apply(d->text, d->size, c, &n);
+    bool unaffected = false;
+    char *text = d->have_views && u >= 0
+                     ? diagnose_views_edit(&d->views, (unsigned)u, c, &n, &unaffected)
+                     : drift_apply(d->text, d->size, c, &n);
     if (!text) {
-        *nomem = true;
+        *nomem = !unaffected;
         return NULL;
     }
+    d->work_used += compile_work(d, u, n);
     bitsift_schema_error err;
     bitsift_schema *s = bitsift_schema_compile(text, n, d->path, &err);
     free(text);
@@ -197,24 +221,100 @@ static bitsift_schema *candidate_schema(const struct diagnosis *d, const struct 
     return s;
 }
 
+/* The bytes candidate_schema compiles to measure c on a group's packets
+ * and the first valid_n valid ones: the view of the group's type, and for
+ * an edit outside that type's declaration the view of every other type
+ * among those valid packets. */
+static uint64_t measure_cost(struct diagnosis *d, const struct diagnose_group *group,
+                             const struct drift_candidate *c, size_t valid_n)
+{
+    if (c->family == DRIFT_SCHEMA)
+        return 0;
+    if (!d->have_views || group->packet_type < 0)
+        return compile_work(d, -1, d->size - (c->end - c->start) + (c->text ? strlen(c->text) : 0));
+    unsigned t = (unsigned)group->packet_type;
+    uint64_t cost = compile_work(d, (int)t, diagnose_views_edit_size(&d->views, t, c));
+    if (diagnose_views_local(&d->views, t, c))
+        return cost;
+    d->seen_mark++;
+    d->seen[t] = d->seen_mark;
+    for (size_t i = 0; i < valid_n && i < d->valid_sample.count; i++) {
+        unsigned u = (unsigned)d->valid_type[i];
+        if (d->seen[u] == d->seen_mark)
+            continue;
+        d->seen[u] = d->seen_mark;
+        cost += compile_work(d, (int)u, diagnose_views_edit_size(&d->views, u, c));
+    }
+    return cost;
+}
+
+/* Valid packets [0, n) of the sample of type u that `schema` (the
+ * candidate's for type u) accepts; *exact those it reads exactly. */
+static uint64_t count_valid_of_type(const bitsift_schema *schema, const struct diagnosis *d,
+                                    int u, size_t n, uint64_t *exact)
+{
+    uint64_t valid = 0;
+    bitsift_result res;
+    for (size_t i = 0; i < n && i < d->valid_sample.count; i++) {
+        const struct diagnose_packet *p = &d->valid_sample.items[i];
+        if (d->valid_type[i] != u ||
+            bitsift_decode(schema, p->data, p->size, d->flags, NULL, &res) != BITSIFT_OK)
+            continue;
+        valid++;
+        *exact += exact_end(p->data, p->size, res.bits);
+    }
+    return valid;
+}
+
 /* The candidate of a group's samples: how many failing it makes valid and
  * how many valid it makes fail, over the first n and valid_n of each. */
-static int measure(const struct diagnosis *d, const struct diagnose_group *group,
+static int measure(struct diagnosis *d, const struct diagnose_group *group,
                    const struct drift_candidate *c, size_t n, size_t valid_n,
                    struct diagnose_ranked *out)
 {
     bool owned, nomem;
-    bitsift_schema *s = candidate_schema(d, c, &owned, &nomem);
+    int t = group->packet_type;
+    bitsift_schema *s = candidate_schema(d, t, c, &owned, &nomem);
     if (!s)
         return nomem ? -1 : 0;
-    uint64_t exact_valid;
     out->explained = count_valid(s, d->flags, &group->sample, n, &out->exact);
     if (valid_n > d->valid_sample.count)
         valid_n = d->valid_sample.count;
-    out->broken = valid_n - count_valid(s, d->flags, &d->valid_sample, valid_n, &exact_valid);
-    out->exact += exact_valid;
-    if (owned)
-        bitsift_schema_free(s);
+    if (c->family == DRIFT_SCHEMA || !d->have_views || t < 0) {
+        uint64_t exact_valid;
+        out->broken = valid_n - count_valid(s, d->flags, &d->valid_sample, valid_n, &exact_valid);
+        out->exact += exact_valid;
+        if (owned)
+            bitsift_schema_free(s);
+        return 1;
+    }
+    /* By views: the group's type with its own; the others unchanged by an
+     * edit inside the group's type, else each with its view edited. */
+    uint64_t valid = count_valid_of_type(s, d, t, valid_n, &out->exact);
+    bitsift_schema_free(s);
+    if (diagnose_views_local(&d->views, (unsigned)t, c)) {
+        for (size_t i = 0; i < valid_n; i++)
+            if (d->valid_type[i] != t) {
+                valid++;
+                out->exact += d->valid_exact[i];
+            }
+        out->broken = valid_n - valid;
+        return 1;
+    }
+    d->seen_mark++;
+    d->seen[t] = d->seen_mark;
+    for (size_t i = 0; i < valid_n; i++) {
+        int u = d->valid_type[i];
+        if (d->seen[u] == d->seen_mark)
+            continue;
+        d->seen[u] = d->seen_mark;
+        bitsift_schema *su = candidate_schema(d, u, c, &owned, &nomem);
+        if (!su)
+            return nomem ? -1 : 0; /* the change breaks type u's declaration */
+        valid += count_valid_of_type(su, d, u, valid_n, &out->exact);
+        bitsift_schema_free(su);
+    }
+    out->broken = valid_n - valid;
     return 1;
 }
 
@@ -285,28 +385,70 @@ void diagnose_report_free(struct diagnose_report *report)
     memset(report, 0, sizeof *report);
 }
 
+/* What the search needs once the samples are complete: the views, each
+ * valid packet's type and exactness, the budget. False when memory ran
+ * out. */
+static bool search_start(struct diagnosis *d)
+{
+    d->searching = true;
+    if (!d->work_budget)
+        d->work_budget = DIAGNOSE_WORK_BYTES;
+    for (size_t g = 0; g < d->group_count; g++)
+        d->groups_left += d->groups[g].tally.invalid > 0;
+    d->have_views = diagnose_views_init(&d->views, d->schema, d->text, d->size);
+    size_t n = d->valid_sample.count;
+    d->valid_type = calloc(n + 1, sizeof *d->valid_type);
+    d->valid_exact = calloc(n + 1, sizeof *d->valid_exact);
+    d->seen = calloc(bitsift_schema_packet_count(d->schema) + 1, sizeof *d->seen);
+    if (!d->valid_type || !d->valid_exact || !d->seen)
+        return false;
+    bitsift_result res;
+    for (size_t i = 0; i < n; i++) {
+        const struct diagnose_packet *p = &d->valid_sample.items[i];
+        bitsift_decode(d->schema, p->data, p->size, d->flags, NULL, &res);
+        d->valid_type[i] = res.packet_type < 0 ? 0 : res.packet_type;
+        d->valid_exact[i] = exact_end(p->data, p->size, res.bits);
+    }
+    return true;
+}
+
+static bool stop_asked(struct diagnosis *d)
+{
+    if (d->stop && *d->stop)
+        d->stopped = true;
+    return d->stopped;
+}
+
 bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report)
 {
     memset(report, 0, sizeof *report);
+    if (!d->searching && !search_start(d))
+        return false;
     struct diagnose_group *group = &d->groups[g];
     struct drift_list list = {0};
     bool ok = group->packet_type < 0 ||
               drift_candidates(d->schema, d->text, d->size, (unsigned)group->packet_type, &list);
     for (size_t i = 0; ok && i < d->other_count; i++)
         ok = drift_add_schema(&list, i, d->other_paths ? d->other_paths[i] : "");
-    size_t budget = (size_t)(DIAGNOSE_COMPILE_BYTES / (d->size + 1));
-    uint64_t fields = bitsift_schema_field_count(d->schema);
-    if (budget > DIAGNOSE_COMPILE_WORK / (fields * fields + 1))
-        budget = (size_t)(DIAGNOSE_COMPILE_WORK / (fields * fields + 1));
-    if (budget > DIAGNOSE_MAX_CANDIDATES)
-        budget = DIAGNOSE_MAX_CANDIDATES;
-    if (ok && list.count > budget) {
+    /* The order the budget keeps them in. */
+    if (ok && list.count > 1)
         qsort(list.items, list.count, sizeof *list.items, compare_priority);
-        for (size_t i = budget; i < list.count; i++)
+    if (ok && list.count > DIAGNOSE_MAX_CANDIDATES) {
+        for (size_t i = DIAGNOSE_MAX_CANDIDATES; i < list.count; i++)
             free(list.items[i].text);
-        report->not_tried = list.count - budget;
-        list.count = budget;
+        report->not_tried = list.count - DIAGNOSE_MAX_CANDIDATES;
+        list.count = DIAGNOSE_MAX_CANDIDATES;
     }
+    /* This group's share of the work left; half of it for the first round
+     * when later rounds will measure more packets. */
+    uint64_t left = d->work_budget > d->work_used ? d->work_budget - d->work_used : 0;
+    uint64_t share = left / (d->groups_left ? d->groups_left : 1);
+    if (d->groups_left)
+        d->groups_left--;
+    uint64_t group_start = d->work_used;
+    bool later_rounds = group->sample.count > diagnose_rounds[0].failing ||
+                        d->valid_sample.count > diagnose_rounds[0].valid;
+    uint64_t first_round_share = later_rounds ? share / 2 : share;
     struct diagnose_ranked *scored = ok ? calloc(list.count + 1, sizeof *scored) : NULL;
     if (!scored) {
         drift_list_free(&list);
@@ -316,8 +458,17 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
      * compile); each later round the best of the one before. The samples
      * are in random order (reservoir slots), so their first packets are a
      * random sample too. */
-    size_t n = 0;
-    for (size_t i = 0; i < list.count; i++) {
+    size_t n = 0, tried = 0;
+    for (size_t i = 0; i < list.count; i++, tried++) {
+        uint64_t cost = measure_cost(d, group, &list.items[i], diagnose_rounds[0].valid);
+        if (stop_asked(d) || d->work_used - group_start + cost > first_round_share) {
+            /* Over the budget (or stopped): this one and those after it
+             * are not tried. */
+            for (size_t j = i; j < list.count; j++)
+                free(list.items[j].text);
+            report->not_tried += list.count - i;
+            break;
+        }
         struct diagnose_ranked r = {.c = list.items[i]};
         int m = measure(d, group, &r.c, diagnose_rounds[0].failing, diagnose_rounds[0].valid, &r);
         if (m < 0) {
@@ -333,7 +484,7 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
         }
         scored[n++] = r;
     }
-    report->tried = list.count;
+    report->tried = tried;
     report->compiled = n;
     report->measured[0] = n;
     /* Texts now belong to `scored` (or were freed above). */
@@ -353,6 +504,16 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
          * nothing. */
         bool more = group->sample.count > diagnose_rounds[round - 1].failing ||
                     d->valid_sample.count > diagnose_rounds[round - 1].valid;
+        /* A round that does not fit what is left of the share is not
+         * made, nor those after it. */
+        uint64_t cost = 0;
+        for (size_t i = 0; i < finalists && more; i++)
+            cost += measure_cost(d, group, &scored[i].c, diagnose_rounds[round].valid);
+        if (more && (report->rounds_cut || stop_asked(d) ||
+                     d->work_used - group_start + cost > share)) {
+            report->rounds_cut = true;
+            more = false;
+        }
         for (size_t i = 0; i < finalists && more; i++)
             if (measure(d, group, &scored[i].c, diagnose_rounds[round].failing,
                         diagnose_rounds[round].valid, &scored[i]) < 0)
@@ -385,7 +546,17 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
     report->ranked = scored;
     report->count = kept;
     report->finalists = finalists;
+    /* What the candidates were measured on: every sampled packet, unless
+     * a round was cut. */
     report->failing_measured = group->sample.count;
     report->valid_measured = d->valid_sample.count;
+    if (report->rounds_cut) {
+        size_t last = report->measured[1] ? 1 : 0;
+        if (report->failing_measured > diagnose_rounds[last].failing)
+            report->failing_measured = diagnose_rounds[last].failing;
+        if (report->valid_measured > diagnose_rounds[last].valid)
+            report->valid_measured = diagnose_rounds[last].valid;
+    }
+    report->stopped = d->stopped;
     return true;
 }

@@ -10,11 +10,13 @@
 #ifndef BITSIFT_DIAGNOSE_H
 #define BITSIFT_DIAGNOSE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "bitsift.h"
+#include "diagnose_views.h"
 #include "drift_candidates.h"
 #include "error_tally.h"
 
@@ -25,15 +27,18 @@
  * few sampled packets, the best of them (with those tied with the last,
  * up to 4 times as many) on more, the best of those on every sampled
  * packet. See diagnose_rounds in diagnose.c. */
-/* Candidates tried per group at the most, and fewer for a large schema,
- * whose compile takes longer: their texts add up to at most
- * DIAGNOSE_COMPILE_BYTES, and the candidates times the square of the
- * schema's field count (the compiler's name lookups) to at most
- * DIAGNOSE_COMPILE_WORK. Beyond, insertions of the most bits are left out
- * first, then changes late in the text. */
+/* Candidates tried per group at the most. */
 #define DIAGNOSE_MAX_CANDIDATES 20000
-#define DIAGNOSE_COMPILE_BYTES (256ull << 20)
-#define DIAGNOSE_COMPILE_WORK (1ull << 33)
+/* The work of a whole run, as bytes of schema text compiled (each
+ * candidate is compiled in the view of each packet type it is measured
+ * on, diagnose_views.h), a compile of F fields counting F * F / 64 bytes
+ * more (the compiler's name lookups): a count, not a time, so that the output does not
+ * depend on the machine. Each group with failures may use an equal share
+ * of what is left when its turn comes (what a group does not use goes to
+ * those after it); beyond its share, insertions of the most bits are left
+ * out first, then changes late in the text, and a later round that does
+ * not fit is not made (the ranking is then that of the round before). */
+#define DIAGNOSE_WORK_BYTES (256ull << 20)
 /* Sampled packets take at most this many bytes in all; a packet larger
  * than DIAGNOSE_PACKET_MAX is counted, not sampled. */
 #define DIAGNOSE_SAMPLE_BYTES (256u << 20)
@@ -74,6 +79,21 @@ struct diagnosis {
     size_t group_count;
     size_t bytes; /* held by the samples */
     uint64_t rng;
+    /* Made by the first diagnosis_run: */
+    bool searching;
+    bool have_views;            /* else every candidate compiles the whole text */
+    struct diagnose_views views;
+    int *valid_type;            /* per valid sampled packet: its type */
+    bool *valid_exact;          /* and whether the schema reads it exactly */
+    unsigned *seen;             /* per type: the last measure that met it */
+    unsigned seen_mark;
+    uint64_t work_budget, work_used; /* bytes compiled; a budget of 0 before the
+                                        first run is DIAGNOSE_WORK_BYTES */
+    size_t groups_left;         /* groups with failures not searched yet */
+    /* Polled between candidates: non-zero stops the search (a signal);
+     * what was measured until then is ranked, the rest not tried. */
+    const volatile sig_atomic_t *stop;
+    bool stopped;
 };
 
 /* One ranked candidate. */
@@ -92,7 +112,9 @@ struct diagnose_report {
     struct diagnose_ranked *ranked; /* best first; those explaining nothing left out */
     size_t count;
     size_t tried;     /* candidates made */
-    size_t not_tried; /* candidates over the budget, left out */
+    size_t not_tried; /* candidates over the budget (or after a stop), left out */
+    bool rounds_cut;  /* a later round did not fit the budget */
+    bool stopped;     /* the search was stopped (diagnosis.stop) */
     size_t compiled;  /* of them, those the compiler accepted */
     size_t finalists; /* measured on every sampled packet */
     size_t measured[3]; /* candidates measured in each round */

@@ -54,14 +54,17 @@ TESTS += tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.
 	tests/cli/seeds-reseal.sh \
 	tests/cli/filter-check.py tests/cli/advisor-check.py
 # What hostile inputs and failing runs must not do (data loss, unbounded
-# memory or time, hangs); peak-rss measures a command's memory for them.
-# output-paths.sh: every output option against links, FIFOs and devices.
-TESTS += tests/cli/encode-safety.sh tests/cli/input-limits.sh tests/cli/output-paths.sh
+# memory or time, hangs, a signal not heeded); peak-rss measures a
+# command's memory for them. output-paths.sh: every output option against
+# links, FIFOs and devices.
+TESTS += tests/cli/encode-safety.sh tests/cli/input-limits.sh tests/cli/seeds-memory.sh \
+	tests/cli/interrupt.sh tests/cli/output-paths.sh
 check_PROGRAMS += tests/cli/peak-rss
 tests_cli_peak_rss_SOURCES = tests/cli/peak_rss.c
 EXTRA_DIST += \
 	tests/cli/filter-check.py tests/cli/advisor-check.py \
-	tests/cli/encode-safety.sh tests/cli/input-limits.sh tests/cli/output-paths.sh \
+	tests/cli/encode-safety.sh tests/cli/input-limits.sh tests/cli/seeds-memory.sh \
+	tests/cli/interrupt.sh tests/cli/output-paths.sh \
 	tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.sh tests/cli/input-paths.sh \
 	tests/cli/seeds-reseal.sh \
 	tests/cli/TESTLIST tests/cli/expected tests/cli/data \

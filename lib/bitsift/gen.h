@@ -18,6 +18,7 @@
 #ifndef BITSIFT_GEN_H
 #define BITSIFT_GEN_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "schema.h"
@@ -52,6 +53,10 @@ typedef struct bitsift_gen_options {
      * comment text only); NULL for none. */
     const char *schema_text;
     size_t schema_text_size;
+    /* Polled by the generators' long loops: once it is non-zero (a signal
+     * handler's flag) they stop with BITSIFT_E_LIMIT, error "interrupted";
+     * NULL for never. */
+    const volatile sig_atomic_t *stop;
 } bitsift_gen_options;
 
 /* Write a Wireshark Lua dissector for every packet type of `s` to `out`.

@@ -410,7 +410,14 @@ void bitsift_node_set_index(bitsift_node *n, int64_t index);
  * bitsift_encode accepts it. The same seed gives the same tree. For
  * benchmarks, round-trip tests and fuzz seeds. `fill` in 0..100 biases
  * array lengths and optional parts (0: as empty as allowed, 100: full).
+ * The packet stays within BITSIFT_RANDOM_MAX_BYTES and the tree within a
+ * quarter of BITSIFT_TREE_MAX_NODES (array and string lengths are picked
+ * to fit), so the tree's memory is bounded too;
+ * BITSIFT_E_LIMIT when the type's smallest packet is larger (checked
+ * before anything is built) or when the values picked lead to a part that
+ * does not fit (a condition taking a larger branch): try again emptier.
  */
+#define BITSIFT_RANDOM_MAX_BYTES (1u << 20)
 bitsift_error bitsift_tree_random(bitsift_tree *t, unsigned packet_type, uint64_t seed,
                                   unsigned fill);
 
