@@ -16,8 +16,9 @@
  *   read   Q <= M, then v = Q / M * delta + min
  *
  * The reference's Q does not always read back as v even when another
- * integer does (1.4% of random floats when M is large), so a packet read
- * and written again can change. bitsift_compressed_float_quantize gives
+ * integer does (for compressed_float(-1000, 1000, 0.0001), one integer in
+ * three read and rounded again comes out different), so a packet read and
+ * written again can change. bitsift_compressed_float_quantize gives
  * that other integer (the round trip of the serialize macros, generated
  * code and the schema interpreter); bitsift_write_compressed_float keeps
  * the reference's Q, byte for byte. Above about 2^24 steps several
@@ -87,9 +88,9 @@ float bitsift_compressed_float_value(float min, float max, uint32_t steps, uint3
 
 /* The value read from an integer only grows with the integer (each float
  * operation is monotonic), so the integers that read as one float are a
- * run, found by galloping away from the reference's Q and then bisecting:
- * two reads when `value` falls between Q's and its neighbour's (most
- * calls), a few dozen at most (Q can be hundreds of integers off when
+ * run, found by galloping away from the reference's Q and then bisecting.
+ * The reads of Q and its two neighbours decide most calls; the search
+ * takes a few dozen more at most (Q can be hundreds of integers off when
  * there are billions of steps). */
 
 /* The first integer in (below, steps] that reads as `value` or more,

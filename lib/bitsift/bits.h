@@ -589,9 +589,10 @@ bool bitsift_write_compressed_float(bitsift_writer *w, float min, float max, flo
 /* compressed_float with precomputed steps and width (see the reader). */
 bool bitsift_write_compressed_float_steps(bitsift_writer *w, float min, float max,
                                           uint32_t steps, unsigned bits, float value);
-/* Both write the reference's rounding, byte for byte; the serialize
- * macros write bitsift_compressed_float_quantize's integer instead, so
- * that a packet they read is written back as it came (these two). */
+/* The two above write the reference's rounding, byte for byte. The
+ * serialize macros write with these two instead, which write
+ * bitsift_compressed_float_quantize's integer: what they read is written
+ * back as it came. */
 bool bitsift__write_compressed_float_exact(bitsift_writer *w, float min, float max, float res,
                                            float value);
 bool bitsift__write_compressed_float_steps_exact(bitsift_writer *w, float min, float max,
