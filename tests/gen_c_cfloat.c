@@ -13,6 +13,11 @@
  * otherwise (above about 2^24 steps several can); a packet of lone
  * integers must come back byte for byte (write(read(p)) == p), and a
  * packet written once must be a fixed point. TAP.
+ *
+ *   gen_c_cfloat [DIR]
+ *
+ * With DIR, each packet built is written to DIR/in-NNN.bin and what
+ * gen_write made of it to DIR/gen-NNN.bin.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +125,19 @@ static size_t through_generated(const uint8_t *p, size_t n, uint8_t *out, size_t
     return gen_write(&w, packet, &size) ? size : 0;
 }
 
+/* DIR/WHAT-NNN.bin holds the packet (for the comparison with bitsift
+ * decode | bitsift encode). */
+static bool save(const char *dir, const char *what, int j, const uint8_t *buf, size_t n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s-%03d.bin", dir, what, j);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fwrite(buf, 1, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
 /* The nearest integer to raw that no other integer reads like, within
  * 4096 (near the ends of a range of 2^32 steps there can be none); raw
  * itself when there is none. */
@@ -134,8 +152,9 @@ static uint32_t lone_near(const struct field *f, uint32_t raw)
     return raw;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const char *dump = argc > 1 ? argv[1] : NULL;
     enum { PACKETS = 60, FIXED = 9, CAP = NFIELDS * 4 + 16 };
     static uint8_t p[CAP], back[CAP], again[CAP];
     static uint32_t raws[NFIELDS], got[NFIELDS];
@@ -155,7 +174,7 @@ int main(void)
         odd |= s > 1u << 23 && s < 1u << 24 && s % 2 == 1;
         top |= s == 4294967040u;
     }
-    printf("1..3\n");
+    printf("1..4\n");
     if (two && below && at && above && odd && top)
         printf("ok 1 - %zu fields cover 2, 2^24 - 1, 2^24, above 2^24, odd counts in "
                "[2^23 + 1, 2^24 - 1] and 4294967040 steps\n",
@@ -197,6 +216,10 @@ int main(void)
                        alone(f, raws[k]) ? "; no other integer reads as that float" : "");
                 failures++;
             }
+        }
+        if (dump && (!save(dump, "in", j, p, n) || !save(dump, "gen", j, back, m))) {
+            printf("# cannot write into %s\n", dump);
+            failures++;
         }
         size_t a = through_generated(back, m, again, sizeof again, &packet);
         if (a != m || memcmp(back, again, m) != 0) {
