@@ -279,7 +279,11 @@ for i, op in ipairs(S.ops) do
             elseif op.lo >= INT32_MIN and op.hi <= INT32_MAX then
                 op.hf = field(a, PF.int32, label, base.DEC, names)
             else
+                -- 33 to 52 bits: the value is a number, and Wireshark 4.0
+                -- adds only an Int64 to a 64-bit field (a number gives
+                -- "calling 'add' on bad self"): read_leaf converts it.
                 op.hf = field(a, PF.int64, label, base.DEC)
+                op.number64 = true
             end
             if names then
                 op.hf_name = field(a .. "-name", PF.string, label .. " name")
@@ -844,7 +848,7 @@ local function read_leaf(op, tree, path, index)
     if op.k == "bytes" then
         item = where(tree:add(op.hf, D.tvb(extra, op.w)), at, D.pos - at)
     else
-        item = add_read(tree, op.hf, at, v)
+        item = add_read(tree, op.hf, at, op.number64 and Int64.new(v) or v)
     end
     label(item, op, index)
     if op.hf_bits then

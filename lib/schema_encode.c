@@ -7,7 +7,7 @@
  * The tree is matched by name, so it may come from a decode, from NDJSON
  * or from a fuzzer. Values are converted only when nothing is lost, and
  * floats that a decode produced are written back to the very raw value
- * they came from (see quantize_exact), which is what makes
+ * they came from (see kept_raw and quantize_exact), which is what makes
  * decode -> encode of a canonical packet give back the same bytes.
  */
 #include <math.h>
@@ -135,7 +135,9 @@ static bool as_float(struct encoder *e, const bitsift_value *v, double *out, flo
 }
 
 /* The raw value whose dequantized form is exactly `v` when there is one
- * next to the rounded one (float rounding can land one step off). */
+ * next to the rounded one (float rounding can land one step off); a
+ * smallest-three component (compressed floats have their own search,
+ * bitsift_compressed_float_quantize). */
 static uint32_t quantize_exact(uint32_t q, uint32_t top, float v, float (*dq)(const void *, uint32_t),
                                const void *ctx)
 {
@@ -289,8 +291,7 @@ static bool write_leaf(struct encoder *e, const struct schema_op *op, const bits
             return false;
         uint32_t q;
         if (!kept_raw(v, op->steps, f, dq_cfloat, op, &q))
-            q = quantize_exact(bitsift__compressed_float_quantize(op->fmin, op->fmax, op->steps, f),
-                               op->steps, f, dq_cfloat, op);
+            q = bitsift_compressed_float_quantize(op->fmin, op->fmax, op->steps, f);
         if (!bitsift_write_bits(w, op->width, q))
             return false;
         break;

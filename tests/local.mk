@@ -39,7 +39,7 @@ endif
 noinst_HEADERS += tests/test_util.h
 if HAVE_CMOCKA
 UNIT_TESTS = tests/test-bits tests/test-primitives tests/test-failure tests/test-serialize \
-	tests/test-serialize-parts tests/test-random-reader
+	tests/test-serialize-parts tests/test-random-reader tests/test-cfloat-round-trip
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -62,6 +62,9 @@ tests_test_serialize_parts_LDADD = $(UNIT_LDADD)
 tests_test_random_reader_SOURCES = tests/test_random_reader.c
 tests_test_random_reader_CFLAGS = $(UNIT_CFLAGS)
 tests_test_random_reader_LDADD = $(UNIT_LDADD)
+tests_test_cfloat_round_trip_SOURCES = tests/test_cfloat_round_trip.c
+tests_test_cfloat_round_trip_CFLAGS = $(UNIT_CFLAGS)
+tests_test_cfloat_round_trip_LDADD = $(UNIT_LDADD)
 tests_test_packet_SOURCES = tests/test_packet.c
 tests_test_packet_CFLAGS = $(UNIT_CFLAGS) $(ZLIB_CFLAGS)
 tests_test_packet_LDADD = $(UNIT_LDADD) $(ZLIB_LIBS)
@@ -98,6 +101,10 @@ EXTRA_DIST += tests/gen-c.sh tests/gen_c_diff.c tests/gen-c/hostile.bss tests/ge
 	tests/gen-c/names.bss \
 	examples/game_net.c
 TESTS += tests/gen-c.sh
+# Compressed floats of every range of step counts read and written back
+# through generated code.
+EXTRA_DIST += tests/gen-c-cfloat.sh tests/gen_c_cfloat.c
+TESTS += tests/gen-c-cfloat.sh
 if HAVE_JANSSON
 # The reference vectors, turned into schemas, through generated code.
 EXTRA_DIST += tests/gen-c-vectors.sh

@@ -450,6 +450,13 @@ bool bitsift_read_compressed_float_steps(bitsift_reader *r, float min, float max
  * each step rounded to float32 inside the library. */
 float bitsift_compressed_float_value(float min, float max, uint32_t steps, uint32_t raw);
 
+/* And back, for a round trip: the integer 0..steps whose float is exactly
+ * `value` when one is (the one nearest the reference's rounding), else the
+ * reference's rounding. A float read from integer q gives back q unless
+ * other integers read as the same float (possible above 2^24 steps); it
+ * gives one of them. What the serialize macros write. */
+uint32_t bitsift_compressed_float_quantize(float min, float max, uint32_t steps, float value);
+
 /* bitsift_read_compressed_float_steps with its read and range test inline
  * and only the float arithmetic called (what the serialize macros use):
  * with constant parameters, as generated code passes them, the argument
@@ -582,6 +589,14 @@ bool bitsift_write_compressed_float(bitsift_writer *w, float min, float max, flo
 /* compressed_float with precomputed steps and width (see the reader). */
 bool bitsift_write_compressed_float_steps(bitsift_writer *w, float min, float max,
                                           uint32_t steps, unsigned bits, float value);
+/* The two above write the reference's rounding, byte for byte. The
+ * serialize macros write with these two instead, which write
+ * bitsift_compressed_float_quantize's integer: what they read is written
+ * back as it came. */
+bool bitsift__write_compressed_float_exact(bitsift_writer *w, float min, float max, float res,
+                                           float value);
+bool bitsift__write_compressed_float_steps_exact(bitsift_writer *w, float min, float max,
+                                                 uint32_t steps, unsigned bits, float value);
 bool bitsift_write_bytes(bitsift_writer *w, const void *src, size_t n);
 /* string(bufsize): len <= bufsize - 1, no NUL byte, valid UTF-8. */
 bool bitsift_write_string(bitsift_writer *w, const char *text, size_t bufsize);
@@ -834,14 +849,14 @@ bool bitsift__serialize_failed(void *stream, int mode, const char *parent, int64
                             bitsift_write_int, __VA_ARGS__)
 #define bitsift__leaf_compressed_float(stream, mode, parent, name, value, ...)             \
     BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, float,                      \
-                            bitsift_read_compressed_float, bitsift_write_compressed_float, \
-                            __VA_ARGS__)
+                            bitsift_read_compressed_float,                                 \
+                            bitsift__write_compressed_float_exact, __VA_ARGS__)
 /* compressed_float_steps(min, max, steps, bits): compressed_float with
  * its step count and width precomputed (bitsift_compressed_float_steps). */
 #define bitsift__leaf_compressed_float_steps(stream, mode, parent, name, value, ...)       \
     BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, float,                      \
                             bitsift__read_compressed_float_steps_inline,                   \
-                            bitsift_write_compressed_float_steps, __VA_ARGS__)
+                            bitsift__write_compressed_float_steps_exact, __VA_ARGS__)
 #define bitsift__leaf_int_relative(stream, mode, parent, name, value, ...)                         \
     BITSIFT__SERIALIZE_WITH(stream, mode, parent, name, value, int32_t, bitsift_read_int_relative, \
                             bitsift_write_int_relative, __VA_ARGS__)
