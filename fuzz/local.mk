@@ -25,6 +25,8 @@ $(srcdir)/fuzz/targets.mk: $(srcdir)/fuzz/targets.list $(srcdir)/fuzz/targets.sh
 	$(AM_V_GEN)$(SHELL) $(srcdir)/fuzz/targets-mk.sh $(srcdir) >$@.tmp && \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; touch $@; else mv $@.tmp $@; fi
 TESTS += fuzz/check-targets.sh
+# Every harness silent over its corpus (its replay program, built above).
+TESTS += fuzz/check-silent.sh
 
 noinst_HEADERS += fuzz/reseal.h fuzz/packet_schemas.h \
 	fuzz/reader_ops.h fuzz/validate_check.h fuzz/frame_log.h fuzz/check_choice.h
@@ -39,7 +41,7 @@ fuzz/bundled_schemas.c: $(srcdir)/fuzz/embed-schemas.sh $(FUZZ_BUNDLED_SCHEMAS:%
 CLEANFILES += fuzz/bundled_schemas.c
 
 FUZZ_DIST_FILES = fuzz/targets.list fuzz/seed-sources.list fuzz/targets.sh fuzz/targets-mk.sh fuzz/check-targets.sh \
-	fuzz/embed-schemas.sh fuzz/smoke.sh fuzz/planted.test fuzz/example.test \
+	fuzz/check-silent.sh fuzz/embed-schemas.sh fuzz/smoke.sh fuzz/planted.test fuzz/example.test \
 	fuzz/planted-disagreement.test fuzz/bench.sh fuzz/afl.sh fuzz/coverage.sh \
 	fuzz/coverage-floor fuzz/schema-error-seeds.sh fuzz/oss-fuzz-build.sh fuzz/oss-fuzz-test.sh \
 	fuzz/afl_driver.c fuzz/afl_crc_mutator.c

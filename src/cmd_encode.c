@@ -29,6 +29,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,6 +80,7 @@ struct encode_run {
     const char *source; /* input being read */
     uint64_t line;      /* its line number */
     encode_packet_fn observe; /* sees each packet encoded (the fuzz harness) */
+    encode_message_fn say;    /* takes the messages instead of stderr (the same harness) */
     void *observe_ctx;
 };
 
@@ -496,9 +498,29 @@ static int build_node(struct build *b, bitsift_node *parent, const char *name, j
 
 static void record_error(struct encode_run *e, const char *message)
 {
+    if (e->say) {
+        e->say(e->observe_ctx, e->line, message);
+        return;
+    }
     fflush(stdout);
     fprintf(stderr, "%s: %s:%llu: %s\n", cli_program, e->source, (unsigned long long)e->line,
             message);
+}
+
+/* A message about the input or output as a whole, not one record. */
+static void run_error(struct encode_run *e, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+static void run_error(struct encode_run *e, const char *format, ...)
+{
+    char message[512];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(message, sizeof message, format, ap);
+    va_end(ap);
+    if (e->say)
+        e->say(e->observe_ctx, 0, message);
+    else
+        cli_error("%s", message);
 }
 
 /* ------------------------------------------------------------------ */
@@ -740,7 +762,7 @@ static int write_packet(struct encode_run *e, json_t *record, size_t size)
             return -1;
         }
         if (fwrite(e->packet, 1, size, e->single) != size) {
-            cli_error("%s: write error: %s", c->output, strerror(errno));
+            run_error(e, "%s: write error: %s", c->output ? c->output : "-", strerror(errno));
             e->trouble = 1;
             return -1;
         }
@@ -939,7 +961,7 @@ static void read_records(struct encode_run *e, FILE *fp, const char *source)
     e->source = source;
     e->line = 0;
     if (!r.block) {
-        cli_error("%s: out of memory", source);
+        run_error(e, "%s: out of memory", source);
         e->trouble = 1;
         return;
     }
@@ -964,7 +986,7 @@ static void read_records(struct encode_run *e, FILE *fp, const char *source)
         encode_record(e, r.line + start, n - start);
     }
     if (status == LINE_READ_ERROR && !cli_interrupted()) {
-        cli_error("%s: read error: %s", source, strerror(errno));
+        run_error(e, "%s: read error: %s", source, strerror(errno));
         e->trouble = 1;
     }
     free(r.line);
@@ -1116,7 +1138,7 @@ static void encode_free(struct encode_run *e)
 }
 
 int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
-                        encode_packet_fn observe, void *ctx)
+                        encode_packet_fn observe, encode_message_fn say, void *ctx)
 {
     /* The buffers (a 4 MiB packet), indexes and trees are kept from one
      * call to the next with the same cli: a fuzzer calls this thousands of
@@ -1144,6 +1166,7 @@ int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
     e.packet = kept.packet;
     e.frame = kept.frame;
     e.observe = observe;
+    e.say = say;
     e.observe_ctx = ctx;
     if (parse_default_addresses(&e, c) != 0) {
         if (as_pcap)
@@ -1153,6 +1176,7 @@ int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
     if (as_pcap) {
         char error[CAPTURE_ERROR_SIZE];
         if (!(e.pcap = capture_writer_open(out, error))) {
+            run_error(&e, "<output>: %s", error);
             fclose(out);
             return EXIT_TROUBLE;
         }
@@ -1162,8 +1186,10 @@ int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
     }
     read_records(&e, records, "<records>");
     int status = e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID;
-    if (e.pcap && capture_writer_close(e.pcap) != 0)
+    if (e.pcap && capture_writer_close(e.pcap) != 0) {
+        run_error(&e, "<output>: write error");
         status = EXIT_TROUBLE;
+    }
     return status;
 }
 
