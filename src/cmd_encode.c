@@ -79,6 +79,10 @@ struct encode_run {
     int trouble;
     const char *source; /* input being read */
     uint64_t line;      /* its line number */
+    /* The line reader's block and the line it gathers: kept from one input
+     * to the next (and by encode_records_from from one call to the next). */
+    char *line_block, *line_text;
+    size_t line_cap;
     encode_packet_fn observe; /* sees each packet encoded (the fuzz harness) */
     encode_message_fn say;    /* takes the messages instead of stderr (the same harness) */
     void *observe_ctx;
@@ -957,14 +961,10 @@ static enum line_status next_line(struct line_reader *r)
 
 static void read_records(struct encode_run *e, FILE *fp, const char *source)
 {
-    struct line_reader r = {.fp = fp, .block = malloc(LINE_BLOCK)};
+    struct line_reader r = {
+        .fp = fp, .block = e->line_block, .line = e->line_text, .cap = e->line_cap};
     e->source = source;
     e->line = 0;
-    if (!r.block) {
-        run_error(e, "%s: out of memory", source);
-        e->trouble = 1;
-        return;
-    }
     enum line_status status = LINE_OK;
     while (!cli_interrupted() && (status = next_line(&r)) != LINE_END &&
            status != LINE_READ_ERROR) {
@@ -989,8 +989,8 @@ static void read_records(struct encode_run *e, FILE *fp, const char *source)
         run_error(e, "%s: read error: %s", source, strerror(errno));
         e->trouble = 1;
     }
-    free(r.line);
-    free(r.block);
+    e->line_text = r.line;
+    e->line_cap = r.cap;
 }
 
 /* An output that is one of the inputs would be read while it is replaced. */
@@ -1111,7 +1111,8 @@ static int encode_start(struct encode_run *e, struct cli *c)
     e->trees = calloc(c->schema_count, sizeof *e->trees);
     e->packet = malloc(PACKET_CAPACITY);
     e->frame = malloc(ENCAP_MAX_HEADERS + ENCAP_MAX_PAYLOAD);
-    if (!e->paths || !e->trees || !e->packet || !e->frame) {
+    e->line_block = malloc(LINE_BLOCK);
+    if (!e->paths || !e->trees || !e->packet || !e->frame || !e->line_block) {
         cli_error("out of memory");
         return -1;
     }
@@ -1135,14 +1136,16 @@ static void encode_free(struct encode_run *e)
     free(e->trees);
     free(e->packet);
     free(e->frame);
+    free(e->line_block);
+    free(e->line_text);
 }
 
 int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
                         encode_packet_fn observe, encode_message_fn say, void *ctx)
 {
-    /* The buffers (a 4 MiB packet), indexes and trees are kept from one
-     * call to the next with the same cli: a fuzzer calls this thousands of
-     * times a second. */
+    /* The buffers (a 4 MiB packet, the line reader's), indexes and trees
+     * are kept from one call to the next with the same cli: a fuzzer calls
+     * this thousands of times a second. */
     static struct encode_run kept;
     static const struct cli *kept_for;
     json_budget_install();
@@ -1165,6 +1168,9 @@ int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
     e.trees = kept.trees;
     e.packet = kept.packet;
     e.frame = kept.frame;
+    e.line_block = kept.line_block;
+    e.line_text = kept.line_text;
+    e.line_cap = kept.line_cap;
     e.observe = observe;
     e.say = say;
     e.observe_ctx = ctx;
@@ -1185,6 +1191,8 @@ int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
         e.stream = 1;
     }
     read_records(&e, records, "<records>");
+    kept.line_text = e.line_text;
+    kept.line_cap = e.line_cap;
     int status = e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID;
     if (e.pcap && capture_writer_close(e.pcap) != 0) {
         run_error(&e, "<output>: write error");
