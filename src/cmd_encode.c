@@ -79,10 +79,9 @@ struct encode_run {
     int trouble;
     const char *source; /* input being read */
     uint64_t line;      /* its line number */
-    /* The line reader's block and the line it gathers: kept from one input
-     * to the next (and by encode_records_from from one call to the next). */
-    char *line_block, *line_text;
-    size_t line_cap;
+    /* The line reader's block (LINE_BLOCK bytes): one for all inputs (and
+     * kept by encode_records_from from one call to the next). */
+    char *line_block;
     encode_packet_fn observe; /* sees each packet encoded (the fuzz harness) */
     encode_message_fn say;    /* takes the messages instead of stderr (the same harness) */
     void *observe_ctx;
@@ -961,8 +960,7 @@ static enum line_status next_line(struct line_reader *r)
 
 static void read_records(struct encode_run *e, FILE *fp, const char *source)
 {
-    struct line_reader r = {
-        .fp = fp, .block = e->line_block, .line = e->line_text, .cap = e->line_cap};
+    struct line_reader r = {.fp = fp, .block = e->line_block};
     e->source = source;
     e->line = 0;
     enum line_status status = LINE_OK;
@@ -989,8 +987,7 @@ static void read_records(struct encode_run *e, FILE *fp, const char *source)
         run_error(e, "%s: read error: %s", source, strerror(errno));
         e->trouble = 1;
     }
-    e->line_text = r.line;
-    e->line_cap = r.cap;
+    free(r.line);
 }
 
 /* An output that is one of the inputs would be read while it is replaced. */
@@ -1137,15 +1134,14 @@ static void encode_free(struct encode_run *e)
     free(e->packet);
     free(e->frame);
     free(e->line_block);
-    free(e->line_text);
 }
 
 int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
                         encode_packet_fn observe, encode_message_fn say, void *ctx)
 {
-    /* The buffers (a 4 MiB packet, the line reader's), indexes and trees
-     * are kept from one call to the next with the same cli: a fuzzer calls
-     * this thousands of times a second. */
+    /* The buffers (a 4 MiB packet, the line reader's block), indexes and
+     * trees are kept from one call to the next with the same cli: a fuzzer
+     * calls this thousands of times a second. */
     static struct encode_run kept;
     static const struct cli *kept_for;
     json_budget_install();
@@ -1169,8 +1165,6 @@ int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
     e.packet = kept.packet;
     e.frame = kept.frame;
     e.line_block = kept.line_block;
-    e.line_text = kept.line_text;
-    e.line_cap = kept.line_cap;
     e.observe = observe;
     e.say = say;
     e.observe_ctx = ctx;
@@ -1191,8 +1185,6 @@ int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
         e.stream = 1;
     }
     read_records(&e, records, "<records>");
-    kept.line_text = e.line_text;
-    kept.line_cap = e.line_cap;
     int status = e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID;
     if (e.pcap && capture_writer_close(e.pcap) != 0) {
         run_error(&e, "<output>: write error");
