@@ -8,7 +8,8 @@
 #   make fuzz-smoke   short deterministic libFuzzer runs + the planted-bug test
 #                     + the kit's worked example (examples/fuzz-game/) built
 #                     against a fresh prefix
-#   make fuzz-bench   exec/s of the packet harnesses (median of rounds)
+#   make fuzz-bench   exec/s of the packet, round-trip, encode and schema
+#                     harnesses (median of rounds)
 #   make fuzz-afl     short AFL++ runs (persistent mode, cmplog, CRC post-processor)
 #   make coverage     replays the corpus with coverage and prints lib/ line and
 #                     branch coverage
@@ -139,8 +140,9 @@ fuzz-smoke: fuzz
 		$(SHELL) $(srcdir)/fuzz/planted-disagreement.test
 	$(FUZZ_RUN_ENV) CC='$(CC)' CFLAGS='$(CFLAGS)' FUZZ_ENGINE_LDFLAGS='$(FUZZ_ENGINE_LDFLAGS)' $(SHELL) $(srcdir)/fuzz/gen-fuzz.test
 
-# Executions per second of the packet harnesses (fuzz/bench.sh): a
-# benchmark, reported in docs/performance.md, not a test.
+# Executions per second of the packet, round-trip, encode and schema
+# harnesses (fuzz/bench.sh): a benchmark, reported in docs/performance.md,
+# not a test.
 fuzz-bench: fuzz
 	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/bench.sh
 else
