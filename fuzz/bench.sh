@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/bench.sh -- `make fuzz-bench`: executions per second of the packet
+# fuzz/bench.sh -- `make fuzz-bench`: executions per second of the
 # harnesses under their libFuzzer build (ASan + UBSan, the flags of
 # configure --enable-fuzzing). Each binary runs FUZZ_BENCH_ROUNDS times
 # (default 5) for FUZZ_BENCH_SECONDS (default 20) of -max_total_time from
@@ -18,14 +18,15 @@
 # both medians and the median of the per-round ratios.
 #
 # Environment: srcdir, builddir; FUZZ_BENCH_TARGETS (default the
-# fuzz_packet variants and fuzz_roundtrip), FUZZ_BENCH_ROUNDS,
+# fuzz_packet variants, fuzz_roundtrip, fuzz_encode and fuzz_schema),
+# FUZZ_BENCH_ROUNDS,
 # FUZZ_BENCH_SECONDS, FUZZ_BENCH_BASELINE.
 set -u
 
 : "${srcdir:=.}" "${builddir:=.}"
 rounds=${FUZZ_BENCH_ROUNDS:-5}
 seconds=${FUZZ_BENCH_SECONDS:-20}
-targets=${FUZZ_BENCH_TARGETS:-fuzz_packet fuzz_packet_crc fuzz_packet_schema fuzz_packet_seal fuzz_packet_nocrc fuzz_roundtrip}
+targets=${FUZZ_BENCH_TARGETS:-fuzz_packet fuzz_packet_crc fuzz_packet_schema fuzz_packet_seal fuzz_packet_nocrc fuzz_roundtrip fuzz_encode fuzz_schema}
 baseline=${FUZZ_BENCH_BASELINE:-}
 work=$builddir/fuzz/bench-work
 rm -rf "$work"

@@ -13,17 +13,23 @@
  * theirs by "protocol" (shooter, article, scenes, robocat).
  *
  * Checked: no crash, hang or sanitizer report; the exit status is one of
- * 0, 1, 2; every packet encoded decodes as valid with its schema (the
- * encoder never writes what its reader refuses); and, in sanitizer builds
+ * 0, 1, 2, and not 0 exactly when the run gave a message; messages come to
+ * the harness, not to stderr (a fuzzer's log holds only its own lines),
+ * each non-empty and about a line of the input, one at most a record, in
+ * order; every packet encoded decodes as valid with its schema (the
+ * encoder never writes what its reader refuses); the output holds exactly
+ * those packets (raw) or a pcap no larger than their frames; and, in
+ * sanitizer builds
  * (which report every allocation), memory stays within 32 MiB plus 128
  * times the input's size during an input: bounded per record, never
  * superlinear. Time is bounded by libFuzzer's -timeout (fuzz-smoke: 10 s).
  */
-#define _GNU_SOURCE /* fmemopen */
+#define _GNU_SOURCE /* fmemopen, fopencookie */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "encap.h"
 #include "encode.h"
 #include "packet_schemas.h"
 
@@ -84,10 +90,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+/* What one input's run encoded, wrote and said, checked as it comes. */
+struct run {
+    uint64_t lines;     /* lines of the records: no message names a later one */
+    uint64_t messages;  /* how many */
+    uint64_t last_line; /* the line of the last message about a record */
+    uint64_t packets, packet_bytes; /* the packets encoded */
+    uint64_t written;   /* bytes written to the output */
+};
+
 static void check_packet(void *ctx, const bitsift_schema *schema, const uint8_t *packet,
                          size_t size)
 {
-    (void)ctx;
+    struct run *run = ctx;
     bitsift_result res;
     bitsift_decode(schema, packet, size, 0, NULL, &res);
     if (res.status != BITSIFT_OK) {
@@ -97,6 +112,31 @@ static void check_packet(void *ctx, const bitsift_schema *schema, const uint8_t 
                 bitsift_schema_name(schema), reason);
     }
     CHECK(res.status == BITSIFT_OK);
+    run->packets++;
+    run->packet_bytes += size;
+}
+
+/* The messages stay here, silent (a campaign's refusals are the normal
+ * case, and printing them costs a write(2) each): each says something
+ * and names a line of the input; one message at most a record, in the
+ * records' order. */
+static void check_message(void *ctx, uint64_t line, const char *message)
+{
+    struct run *run = ctx;
+    CHECK(message != NULL && message[0] != '\0');
+    CHECK(line <= run->lines);
+    CHECK(line == 0 || line > run->last_line);
+    if (line)
+        run->last_line = line;
+    run->messages++;
+}
+
+/* The output: counted, not kept (no file, no system call). */
+static ssize_t count_written(void *ctx, const char *buf, size_t size)
+{
+    (void)buf;
+    ((struct run *)ctx)->written += size;
+    return (ssize_t)size;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -106,23 +146,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2)
         return 0;
     unsigned options = data[0];
-    /* fmemopen does not write through a read-only mode: the cast is safe. */
+    struct run run = {.lines = 1};
+    for (const uint8_t *p = data + 1, *end = data + size;
+         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        run.lines++;
+    /* fmemopen does not write through a read-only mode: the cast is safe.
+     * The output is unbuffered: a stdio buffer would be a fresh 8 KiB
+     * allocation every run. (An unbuffered input would be read a byte a
+     * call.) */
     FILE *records = fmemopen((void *)(data + 1), size - 1, "r");
-    FILE *out = fopen("/dev/null", "wb");
+    FILE *out = fopencookie(&run, "w", (cookie_io_functions_t){.write = count_written});
     CHECK(records && out);
+    CHECK(setvbuf(out, NULL, _IONBF, 0) == 0);
     fuzz_cli.src = options & 2 ? "192.0.2.1:1" : NULL;
     fuzz_cli.dst = options & 2 ? "[2001:db8::1]:2" : NULL;
     memory.in_use = memory.peak = 0;
     memory.on = 1;
-    int status = encode_records_from(&fuzz_cli, records, out, options & 1, check_packet, NULL);
+    int status = encode_records_from(&fuzz_cli, records, out, options & 1, check_packet,
+                                     check_message, &run);
     memory.on = 0;
     CHECK(status == 0 || status == 1 || status == 2);
+    /* A run fails exactly when it says why. */
+    CHECK((status == 0) == (run.messages == 0));
     if (memory.peak > (32u << 20) + 128 * size)
         fprintf(stderr, "fuzz_encode: %zu bytes of input took %zu bytes of memory\n", size,
                 memory.peak);
     CHECK(memory.peak <= (32u << 20) + 128 * size);
-    if (!(options & 1))
-        fclose(out); /* the pcap writer closed it */
+    if (options & 1) {
+        /* The pcap writer closed it: a file header, then at most a record
+         * header and the largest frame for each packet encoded. */
+        CHECK(run.written >= 24);
+        CHECK(run.written <= 24 + run.packets * (16 + ENCAP_MAX_HEADERS) + run.packet_bytes);
+    } else {
+        /* Raw packets: exactly the bytes of those encoded, one after another. */
+        CHECK(fflush(out) == 0);
+        CHECK(run.written == run.packet_bytes);
+        fclose(out);
+    }
     fclose(records);
     return 0;
 }

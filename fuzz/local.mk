@@ -8,7 +8,8 @@
 #   make fuzz-smoke   short deterministic libFuzzer runs + the planted-bug test
 #                     + the kit's worked example (examples/fuzz-game/) built
 #                     against a fresh prefix
-#   make fuzz-bench   exec/s of the packet harnesses (median of rounds)
+#   make fuzz-bench   exec/s of the packet, round-trip, encode and schema
+#                     harnesses (median of rounds)
 #   make fuzz-afl     short AFL++ runs (persistent mode, cmplog, CRC post-processor)
 #   make coverage     replays the corpus with coverage and prints lib/ line and
 #                     branch coverage
@@ -25,6 +26,8 @@ $(srcdir)/fuzz/targets.mk: $(srcdir)/fuzz/targets.list $(srcdir)/fuzz/targets.sh
 	$(AM_V_GEN)$(SHELL) $(srcdir)/fuzz/targets-mk.sh $(srcdir) >$@.tmp && \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; touch $@; else mv $@.tmp $@; fi
 TESTS += fuzz/check-targets.sh
+# Every harness silent over its corpus (its replay program, built above).
+TESTS += fuzz/check-silent.sh
 
 noinst_HEADERS += fuzz/reseal.h fuzz/packet_schemas.h \
 	fuzz/reader_ops.h fuzz/validate_check.h fuzz/frame_log.h fuzz/check_choice.h
@@ -39,7 +42,7 @@ fuzz/bundled_schemas.c: $(srcdir)/fuzz/embed-schemas.sh $(FUZZ_BUNDLED_SCHEMAS:%
 CLEANFILES += fuzz/bundled_schemas.c
 
 FUZZ_DIST_FILES = fuzz/targets.list fuzz/seed-sources.list fuzz/targets.sh fuzz/targets-mk.sh fuzz/check-targets.sh \
-	fuzz/embed-schemas.sh fuzz/smoke.sh fuzz/planted.test fuzz/example.test \
+	fuzz/check-silent.sh fuzz/embed-schemas.sh fuzz/smoke.sh fuzz/planted.test fuzz/example.test \
 	fuzz/planted-disagreement.test fuzz/bench.sh fuzz/afl.sh fuzz/coverage.sh \
 	fuzz/coverage-floor fuzz/schema-error-seeds.sh fuzz/oss-fuzz-build.sh fuzz/oss-fuzz-test.sh \
 	fuzz/afl_driver.c fuzz/afl_crc_mutator.c
@@ -87,7 +90,13 @@ FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install -static
 # which compares the values it is given with their widths; the random
 # tree generator, which compares the output of its own PRNG; and the checks of
 # the packet and round-trip harnesses, which compare two results that are
-# equal unless a finding aborts. Edge coverage stays; what the fuzzer
+# equal unless a finding aborts; and encode's record reader
+# (src/cmd_encode.c) with fuzz_encode's checks, whose comparisons run on
+# every byte of a record (numbers protected, lines counted) and compare
+# text characters (libFuzzer keeps one-byte comparisons only for
+# -use_value_profile) or sizes and numbers parsed from decimal text (a
+# copy of one into the text never spells it), while the record's keys and
+# names are compared by strcmp, whose hook stays. Edge coverage stays; what the fuzzer
 # loses is the comparison feedback (libFuzzer's table of recent
 # comparisons, -use_value_profile) on what these compare (fuzz/README.md,
 # "Speed"). The scripts that build harnesses themselves take the list
@@ -95,11 +104,13 @@ FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install -static
 FUZZ_NO_TRACE_CMP = -fno-sanitize-coverage=trace-cmp
 FUZZ_NO_TRACE_CMP_LIB = lib/schema_decode.c lib/schema_validate.c lib/schema_tree.c \
 	lib/schema_encode.c lib/schema_testing.c lib/schema_random.c lib/bit_writer.c
-FUZZ_NO_TRACE_CMP_FILES = $(FUZZ_NO_TRACE_CMP_LIB) fuzz/fuzz_packet.c fuzz/fuzz_roundtrip.c
+FUZZ_NO_TRACE_CMP_FILES = $(FUZZ_NO_TRACE_CMP_LIB) fuzz/fuzz_packet.c fuzz/fuzz_roundtrip.c \
+	src/cmd_encode.c fuzz/fuzz_encode.c
 FUZZ_NO_TRACE_CMP_OBJECTS = $(FUZZ_NO_TRACE_CMP_LIB:lib/%.c=lib/libbitsift_la-%.lo) \
 	fuzz/fuzz_packet-fuzz_packet.$(OBJEXT) fuzz/fuzz_packet_crc-fuzz_packet.$(OBJEXT) \
 	fuzz/fuzz_packet_seal-fuzz_packet.$(OBJEXT) fuzz/fuzz_packet_nocrc-fuzz_packet.$(OBJEXT) \
-	fuzz/fuzz_packet_schema-fuzz_packet.$(OBJEXT) fuzz/fuzz_roundtrip-fuzz_roundtrip.$(OBJEXT)
+	fuzz/fuzz_packet_schema-fuzz_packet.$(OBJEXT) fuzz/fuzz_roundtrip-fuzz_roundtrip.$(OBJEXT) \
+	src/fuzz_fuzz_encode-cmd_encode.$(OBJEXT) fuzz/fuzz_encode-fuzz_encode.$(OBJEXT)
 
 # Environment of the scripts that run the fuzzers.
 FUZZ_RUN_ENV = srcdir='$(srcdir)' builddir='$(builddir)' \
@@ -129,8 +140,9 @@ fuzz-smoke: fuzz
 		$(SHELL) $(srcdir)/fuzz/planted-disagreement.test
 	$(FUZZ_RUN_ENV) CC='$(CC)' CFLAGS='$(CFLAGS)' FUZZ_ENGINE_LDFLAGS='$(FUZZ_ENGINE_LDFLAGS)' $(SHELL) $(srcdir)/fuzz/gen-fuzz.test
 
-# Executions per second of the packet harnesses (fuzz/bench.sh): a
-# benchmark, reported in docs/performance.md, not a test.
+# Executions per second of the packet, round-trip, encode and schema
+# harnesses (fuzz/bench.sh): a benchmark, reported in docs/performance.md,
+# not a test.
 fuzz-bench: fuzz
 	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/bench.sh
 else

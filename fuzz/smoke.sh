@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # fuzz/smoke.sh -- `make fuzz-smoke`: run every libFuzzer harness for a
 # fixed number of runs with a fixed seed (deterministic, a few seconds
-# each) and fail on any crash, leak, timeout or out-of-memory.
+# each) and fail on any crash, leak, timeout or out-of-memory, or when the
+# harness prints anything of its own: the log may hold libFuzzer's lines
+# only (fuzz/check-silent.sh holds the replay programs of make check to
+# the same over the seeds; here it is the mutated inputs).
 #
 # Each run works in its own scratch directory under
 # $builddir/fuzz/smoke-work/<name>/: new inputs go to its corpus/, findings
@@ -29,6 +32,12 @@ option() {
     sed -n '/^\[libfuzzer\]/,/^\[/ s/^'"$2"' *= *//p' "$1" | head -n 1
 }
 
+# The lines of libFuzzer's log that are not libFuzzer's: what the harness
+# printed.
+harness_output() {
+    grep -avE '^(#[0-9]+[[:space:]]+(NEW|REDUCE|pulse|INITED|DONE|RELOAD) |INFO: |WARNING: |stat::|Done [0-9]+ runs in |Dictionary: [0-9]+ entries|###### (Recommended|End of recommended) dictionary|".*" # Uses: [0-9]+$|MS: |[[:space:]]+NEW_FUNC\[)' "$1"
+}
+
 # smoke NAME BINARY TARGET: one libFuzzer run.
 smoke() {
     name=$1 binary=$2 target=$3
@@ -52,6 +61,13 @@ smoke() {
     if [ "$rc" -ne 0 ] || [ -n "$findings" ]; then
         echo "FAIL: $name (exit $rc) findings: ${findings:-none}; log $dir/log:"
         tail -n 30 "$dir/log"
+        status=1
+        return
+    fi
+    own=$(harness_output "$dir/log" | head -n 5)
+    if [ -n "$own" ]; then
+        echo "FAIL: $name printed lines of its own (a harness is silent); log $dir/log:"
+        echo "$own"
         status=1
         return
     fi

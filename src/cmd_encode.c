@@ -29,6 +29,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -78,7 +79,11 @@ struct encode_run {
     int trouble;
     const char *source; /* input being read */
     uint64_t line;      /* its line number */
+    /* The line reader's block (LINE_BLOCK bytes): one for all inputs (and
+     * kept by encode_records_from from one call to the next). */
+    char *line_block;
     encode_packet_fn observe; /* sees each packet encoded (the fuzz harness) */
+    encode_message_fn say;    /* takes the messages instead of stderr (the same harness) */
     void *observe_ctx;
 };
 
@@ -496,9 +501,29 @@ static int build_node(struct build *b, bitsift_node *parent, const char *name, j
 
 static void record_error(struct encode_run *e, const char *message)
 {
+    if (e->say) {
+        e->say(e->observe_ctx, e->line, message);
+        return;
+    }
     fflush(stdout);
     fprintf(stderr, "%s: %s:%llu: %s\n", cli_program, e->source, (unsigned long long)e->line,
             message);
+}
+
+/* A message about the input or output as a whole, not one record. */
+static void run_error(struct encode_run *e, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+static void run_error(struct encode_run *e, const char *format, ...)
+{
+    char message[512];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(message, sizeof message, format, ap);
+    va_end(ap);
+    if (e->say)
+        e->say(e->observe_ctx, 0, message);
+    else
+        cli_error("%s", message);
 }
 
 /* ------------------------------------------------------------------ */
@@ -740,7 +765,7 @@ static int write_packet(struct encode_run *e, json_t *record, size_t size)
             return -1;
         }
         if (fwrite(e->packet, 1, size, e->single) != size) {
-            cli_error("%s: write error: %s", c->output, strerror(errno));
+            run_error(e, "%s: write error: %s", c->output ? c->output : "-", strerror(errno));
             e->trouble = 1;
             return -1;
         }
@@ -935,14 +960,9 @@ static enum line_status next_line(struct line_reader *r)
 
 static void read_records(struct encode_run *e, FILE *fp, const char *source)
 {
-    struct line_reader r = {.fp = fp, .block = malloc(LINE_BLOCK)};
+    struct line_reader r = {.fp = fp, .block = e->line_block};
     e->source = source;
     e->line = 0;
-    if (!r.block) {
-        cli_error("%s: out of memory", source);
-        e->trouble = 1;
-        return;
-    }
     enum line_status status = LINE_OK;
     while (!cli_interrupted() && (status = next_line(&r)) != LINE_END &&
            status != LINE_READ_ERROR) {
@@ -964,11 +984,10 @@ static void read_records(struct encode_run *e, FILE *fp, const char *source)
         encode_record(e, r.line + start, n - start);
     }
     if (status == LINE_READ_ERROR && !cli_interrupted()) {
-        cli_error("%s: read error: %s", source, strerror(errno));
+        run_error(e, "%s: read error: %s", source, strerror(errno));
         e->trouble = 1;
     }
     free(r.line);
-    free(r.block);
 }
 
 /* An output that is one of the inputs would be read while it is replaced. */
@@ -1089,7 +1108,8 @@ static int encode_start(struct encode_run *e, struct cli *c)
     e->trees = calloc(c->schema_count, sizeof *e->trees);
     e->packet = malloc(PACKET_CAPACITY);
     e->frame = malloc(ENCAP_MAX_HEADERS + ENCAP_MAX_PAYLOAD);
-    if (!e->paths || !e->trees || !e->packet || !e->frame) {
+    e->line_block = malloc(LINE_BLOCK);
+    if (!e->paths || !e->trees || !e->packet || !e->frame || !e->line_block) {
         cli_error("out of memory");
         return -1;
     }
@@ -1113,14 +1133,15 @@ static void encode_free(struct encode_run *e)
     free(e->trees);
     free(e->packet);
     free(e->frame);
+    free(e->line_block);
 }
 
 int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
-                        encode_packet_fn observe, void *ctx)
+                        encode_packet_fn observe, encode_message_fn say, void *ctx)
 {
-    /* The buffers (a 4 MiB packet), indexes and trees are kept from one
-     * call to the next with the same cli: a fuzzer calls this thousands of
-     * times a second. */
+    /* The buffers (a 4 MiB packet, the line reader's block), indexes and
+     * trees are kept from one call to the next with the same cli: a fuzzer
+     * calls this thousands of times a second. */
     static struct encode_run kept;
     static const struct cli *kept_for;
     json_budget_install();
@@ -1143,7 +1164,9 @@ int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
     e.trees = kept.trees;
     e.packet = kept.packet;
     e.frame = kept.frame;
+    e.line_block = kept.line_block;
     e.observe = observe;
+    e.say = say;
     e.observe_ctx = ctx;
     if (parse_default_addresses(&e, c) != 0) {
         if (as_pcap)
@@ -1153,6 +1176,7 @@ int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
     if (as_pcap) {
         char error[CAPTURE_ERROR_SIZE];
         if (!(e.pcap = capture_writer_open(out, error))) {
+            run_error(&e, "<output>: %s", error);
             fclose(out);
             return EXIT_TROUBLE;
         }
@@ -1162,8 +1186,10 @@ int encode_records_from(struct cli *c, FILE *records, FILE *out, int as_pcap,
     }
     read_records(&e, records, "<records>");
     int status = e.trouble ? EXIT_TROUBLE : e.failed ? EXIT_INVALID : EXIT_VALID;
-    if (e.pcap && capture_writer_close(e.pcap) != 0)
+    if (e.pcap && capture_writer_close(e.pcap) != 0) {
+        run_error(&e, "<output>: write error");
         status = EXIT_TROUBLE;
+    }
     return status;
 }
 
