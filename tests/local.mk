@@ -98,6 +98,9 @@ EXTRA_DIST += tests/gen-c.sh tests/gen_c_diff.c tests/gen-c/hostile.bss tests/ge
 	tests/gen-c/names.bss \
 	examples/game_net.c
 TESTS += tests/gen-c.sh
+# The name of gen c's files is checked before any file is made.
+EXTRA_DIST += tests/gen-c-name-paths.sh
+TESTS += tests/gen-c-name-paths.sh
 if HAVE_JANSSON
 # The reference vectors, turned into schemas, through generated code.
 EXTRA_DIST += tests/gen-c-vectors.sh
