@@ -21,21 +21,34 @@ refused() {
         "$bitsift" gen "$1" --name "$2" -s ../ok.bss -o out 2>"$work/err")
     status=$?
     after=$(listing)
-    if [ "$status" = 2 ] && grep -q "name" "$work/err" && grep -qF "'$2'" "$work/err" &&
+    if [ "$status" = 2 ] && grep -q "name '$2'" "$work/err" &&
         ! grep -q 'temporary' "$work/err" && [ "$before" = "$after" ]; then
         report 0 "gen $1 --name '$2' refused before any file: $(cat "$work/err")"
     else
         sed 's/^/# /' "$work/err"
-        [ "$before" = "$after" ] || echo "# files made: $after" | tr '\n' ' '
+        [ "$before" = "$after" ] || echo "# files after: $(echo "$after" | tr '\n' ' ')"
         report 1 "gen $1 --name '$2' refused before any file (exit $status)"
     fi
 }
 
 for target in c fuzz; do
-    for bad in a/b ../x '' /tmp/x a.b 'a b' ./x x/ .. 9x; do
+    for bad in a/b ../x '' /tmp/x a.b 'a b' ./x x/ .. 9x _x; do
         refused "$target" "$bad"
     done
 done
+
+# The protocol's own name goes the same way (a schema cannot name its
+# protocol 'a/b', but it can name it one C reserves).
+printf 'protocol _Hidden { id 1; }\npacket p { bool b; }\n' >"$work/reserved.bss"
+(cd "$work/scratch/sub" && "$bitsift" gen c -s ../../reserved.bss -o out 2>"$work/err")
+status=$?
+if [ "$status" = 2 ] && grep -q "name '_Hidden'.*--name" "$work/err" &&
+    [ "$before" = "$(listing)" ]; then
+    report 0 "a protocol name C reserves is refused, pointing to --name: $(cat "$work/err")"
+else
+    sed 's/^/# /' "$work/err"
+    report 1 "a protocol name C reserves is refused before any file (exit $status)"
+fi
 
 # And a good name still works where -o is writable.
 (cd "$work/scratch" && "$bitsift" gen c --name good -s ok.bss -o out 2>"$work/err") &&

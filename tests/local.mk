@@ -98,9 +98,11 @@ EXTRA_DIST += tests/gen-c.sh tests/gen_c_diff.c tests/gen-c/hostile.bss tests/ge
 	tests/gen-c/names.bss \
 	examples/game_net.c
 TESTS += tests/gen-c.sh
-# The name of gen c's files is checked before any file is made.
-EXTRA_DIST += tests/gen-c-name-paths.sh
-TESTS += tests/gen-c-name-paths.sh
+# The name of gen c's files is checked before any file is made; every
+# keyword and header macro as each kind of schema name compiles; the
+# generator's own names and the library's cannot be spelled twice.
+EXTRA_DIST += tests/gen-c-name-paths.sh tests/gen-c-names.sh tests/gen-c-own-names.sh
+TESTS += tests/gen-c-name-paths.sh tests/gen-c-names.sh tests/gen-c-own-names.sh
 if HAVE_JANSSON
 # The reference vectors, turned into schemas, through generated code.
 EXTRA_DIST += tests/gen-c-vectors.sh
