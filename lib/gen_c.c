@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "bitsift/gen.h"
+#include "gen_c_names.h"
 #include "schema_internal.h"
 
 #define GEN_C_DEFAULT_MAX_BYTES (16u << 20)
@@ -89,29 +90,59 @@ static bool refuse(struct cgen *g, bitsift_error e, const char *fmt, ...)
 
 /* ---- names ---------------------------------------------------------------- */
 
-/* C99, C11 and C++17 keywords and alternative tokens, and the names the
- * generated functions use for their own variables. */
-static const char *const reserved[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
-    "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "const", "const_cast",
-    "constexpr", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast",
-    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
-    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
-    "reinterpret_cast", "restrict", "return", "short", "signed", "sizeof", "static",
-    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
-    "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
-    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "_Alignas", "_Alignof",
-    "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
-    "_Thread_local", "NULL", "errno", "assert", "offsetof", "main"};
+/*
+ * The one rule for every schema name that reaches the output (a field, a
+ * struct, an enum, an enum value, a packet type; alone as a member, or
+ * after the prefix at file scope), so that a name is spelled the same
+ * everywhere:
+ *
+ *   - a name the implementation reserves, one beginning with '_' and an
+ *     uppercase letter or a second '_' (__attribute__, _Float128), gets
+ *     'x' put in front (x__attribute__): a '_' appended would leave it
+ *     reserved;
+ *   - a name of gen_c_names.h's c_renamed_names (keywords of C and C++,
+ *     macros and types of the headers the code includes, macros the
+ *     compilers predefine) or of the library's own name space (bitsift_*,
+ *     BITSIFT_*) gets '_' appended (int_, EOF_, linux_);
+ *   - any other name is kept as written.
+ *
+ * The prefix (--name, or the protocol's name) is not renamed: it is never
+ * a name alone, and bitsift_gen_c refuses one C could not take
+ * (gen_c_name_problem). What two names still spell alike is a matter for
+ * "member names" and "file-scope names" below.
+ */
 
-/* A schema name as a C identifier into buf (size > 1): as is, or with '_'
- * added when it is reserved (`int` becomes `int_`). Schema names are
- * identifiers already; any other byte becomes '_', so that no text can
- * escape. Returns the length written. */
+static int compare_names(const void *key, const void *item)
+{
+    return strcmp((const char *)key, *(const char *const *)item);
+}
+
+static bool listed(const char *name, const char *const *list, size_t n)
+{
+    return bsearch(name, list, n, sizeof *list, compare_names) != NULL;
+}
+
+#define LIST_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool in_library_space(const char *name)
+{
+    return strncmp(name, "bitsift_", 8) == 0 || strncmp(name, "BITSIFT_", 8) == 0;
+}
+
+/* Reserved for the implementation everywhere (C11 7.1.3). */
+static bool implementation_reserved(const char *name)
+{
+    return name[0] == '_' && ((name[1] >= 'A' && name[1] <= 'Z') || name[1] == '_');
+}
+
+/* A schema name as a C identifier into buf (size > 2), by the rule above.
+ * Schema names are identifiers already; any other byte becomes '_', so
+ * that no text can escape. Returns the length written. */
 static size_t c_name(char *buf, size_t size, const char *name)
 {
     size_t n = 0;
+    if (implementation_reserved(name))
+        buf[n++] = 'x';
     for (const unsigned char *p = (const unsigned char *)name; *p && n + 2 < size; p++) {
         bool keep = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
                     (*p >= '0' && *p <= '9' && n > 0) || *p == '_';
@@ -119,12 +150,10 @@ static size_t c_name(char *buf, size_t size, const char *name)
         n++;
     }
     buf[n] = '\0';
-    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-        if (strcmp(buf, reserved[i]) == 0) {
-            buf[n++] = '_';
-            buf[n] = '\0';
-            break;
-        }
+    if (listed(buf, c_renamed_names, LIST_COUNT(c_renamed_names)) || in_library_space(buf)) {
+        buf[n++] = '_';
+        buf[n] = '\0';
+    }
     return n;
 }
 
@@ -530,7 +559,7 @@ static bool members(struct cgen *g, uint32_t first, uint32_t end, const char *wh
         if (elem->code == OP_STRUCT && !is_composite(elem)) {
             const struct c_type *t = find_type(g, field_type_name(g, elem), false);
             fputs("    struct ", out);
-            put_name(out, g->prefix);
+            fputs(g->prefix, out);
             fputc('_', out);
             put_name(out, t->name);
             fputc(' ', out);
@@ -620,7 +649,7 @@ static bool emit_types(struct cgen *g)
         fprintf(out, "/* %s ", t->packet ? "packet" : "struct");
         put_name(out, t->name);
         fputs(" */\nstruct ", out);
-        put_name(out, g->prefix);
+        fputs(g->prefix, out);
         fputc('_', out);
         put_name(out, t->name);
         fputs(" {\n", out);
@@ -644,11 +673,19 @@ static bool emit_types(struct cgen *g)
  * schema names joined by '_': `gen_Team_red` is enum Team's value red, but
  * also enum Team_red's value... nothing, or enum Team's `red` and enum
  * `Team_red`... A schema whose names collide so is refused with both
- * names: renaming them silently would make the API guess work. Struct and
- * enum tags share one name space ("tag "), all else another.
+ * names: renaming them silently would make the API guess work. So is one
+ * whose names spell a name of the headers the code includes or of the
+ * library (prefix SIZE and enum MAX: SIZE_MAX).
+ *
+ * Tags and other names collide as well: C keeps them apart, but C++ does
+ * not for a typedef (`struct gen_visitor` beside the typedef gen_visitor),
+ * and a function beside a struct of its name hides the struct's
+ * constructor (g++ -Wshadow). Every name the generator declares of its own
+ * is listed here beside the schema's: what it adds is checked as what a
+ * schema adds (tests/gen-c-own-names.sh finds them in its output).
  */
 struct global_name {
-    char c[272];    /* the C name, "tag " first for a tag */
+    char c[272];    /* the C name */
     char what[208]; /* what in the schema it is for */
 };
 
@@ -658,10 +695,9 @@ struct globals {
     bool failed;
 };
 
-/* [tag ]prefix_a[_b] (no prefix_ when raw: the source's static names). */
-static void global_add(struct cgen *g, struct globals *gl, bool tag, bool raw,
-                       const char *what_kind, const char *what_name, const char *a,
-                       const char *b)
+/* One name, spelled `c`, for `what_kind what_name`. */
+static void global_push(struct globals *gl, const char *c, const char *what_kind,
+                        const char *what_name)
 {
     if (gl->failed)
         return;
@@ -675,16 +711,21 @@ static void global_add(struct cgen *g, struct globals *gl, bool tag, bool raw,
         gl->list = grown;
         gl->cap = cap;
     }
-    char pa[80] = "", pb[80], pc[80] = "";
-    if (!raw)
-        c_name(pa, sizeof pa, g->prefix);
+    struct global_name *n = &gl->list[gl->n++];
+    snprintf(n->c, sizeof n->c, "%s", c);
+    snprintf(n->what, sizeof n->what, "%s %s", what_kind, what_name);
+}
+
+/* prefix_a[_b] (no prefix_ when raw: the source's static names). */
+static void global_add(struct cgen *g, struct globals *gl, bool raw, const char *what_kind,
+                       const char *what_name, const char *a, const char *b)
+{
+    char pb[80], pc[80] = "", c[272];
     c_name(pb, sizeof pb, a);
     if (b)
         c_name(pc, sizeof pc, b);
-    struct global_name *n = &gl->list[gl->n++];
-    snprintf(n->c, sizeof n->c, "%s%s%s%s%s%s", tag ? "tag " : "", pa, raw ? "" : "_", pb,
-             b ? "_" : "", pc);
-    snprintf(n->what, sizeof n->what, "%s %s", what_kind, what_name);
+    snprintf(c, sizeof c, "%s%s%s%s%s", raw ? "" : g->prefix, raw ? "" : "_", pb, b ? "_" : "", pc);
+    global_push(gl, c, what_kind, what_name);
 }
 
 static int global_order(const void *a, const void *b)
@@ -692,60 +733,96 @@ static int global_order(const void *a, const void *b)
     return strcmp(((const struct global_name *)a)->c, ((const struct global_name *)b)->c);
 }
 
+/* Whether enum `en` is a C enum (else #define'd int64_t constants): its
+ * constants are ints (C99), so an enum with a value outside int's range,
+ * or with no value (C has no empty enum), cannot be one. */
+static bool enum_is_c_enum(const bitsift_schema *s, const struct schema_enum *en)
+{
+    bool as_enum = en->count > 0;
+    for (uint32_t k = 0; k < en->count; k++) {
+        int64_t v = s->enum_values[en->first + k].value;
+        if (v < INT32_MIN || v > INT32_MAX)
+            as_enum = false;
+    }
+    return as_enum;
+}
+
+/* The generator's own file-scope names, after the prefix unless raw. */
+struct own_name {
+    const char *name;
+    bool raw;
+};
+static const struct own_name own_names[] = {
+    {"packet", false},        {"field", false},
+    {"kind", false},          {"read", false},
+    {"write", false},         {"measure", false},
+    {"visit", false},         {"framing", false},
+    {"visitor", false},       {"FIELD_ABSENT", false},
+    {"FIELD_DERIVED", false}, {"KIND_NONE", false},
+    {"KIND_BOOL", false},     {"KIND_UINT", false},
+    {"KIND_INT", false},      {"KIND_FLOAT", false},
+    {"KIND_DOUBLE", false},   {"KIND_BYTES", false},
+    {"KIND_STRING", false},   {"KIND_ENUM", false},
+    {"visit", true},          {"serialize_packet", true},
+    {"visit_leaf", true},     {"visit_path", true},
+    {"visit_path_end", true}, {"visit_text_size", true},
+};
+
 static bool check_global_names(struct cgen *g)
 {
     const bitsift_schema *s = g->s;
     struct globals gl = {NULL, 0, 0, false};
     for (size_t t = 0; t < g->ntypes; t++) {
         const char *kind = g->types[t].packet ? "packet" : "struct";
-        global_add(g, &gl, true, false, kind, g->types[t].name, g->types[t].name, NULL);
-        global_add(g, &gl, false, false, kind, g->types[t].name, "serialize", g->types[t].name);
-        global_add(g, &gl, false, true, kind, g->types[t].name, "visit_type", g->types[t].name);
+        global_add(g, &gl, false, kind, g->types[t].name, g->types[t].name, NULL);
+        global_add(g, &gl, false, kind, g->types[t].name, "serialize", g->types[t].name);
+        global_add(g, &gl, true, kind, g->types[t].name, "visit_type", g->types[t].name);
     }
     for (uint32_t t = 0; t < s->packet_count; t++)
-        global_add(g, &gl, false, false, "packet", s->packets[t].name, "TYPE",
-                   s->packets[t].name);
+        global_add(g, &gl, false, "packet", s->packets[t].name, "TYPE", s->packets[t].name);
     for (uint32_t e = 0; e < s->enum_count; e++) {
         const struct schema_enum *en = &s->enums[e];
-        global_add(g, &gl, true, false, "enum", en->name, en->name, NULL);
-        global_add(g, &gl, false, true, "enum", en->name, "enum_name", en->name);
+        bool as_enum = enum_is_c_enum(s, en);
+        if (as_enum)
+            global_add(g, &gl, false, "enum", en->name, en->name, NULL);
+        global_add(g, &gl, true, "enum", en->name, "enum_name", en->name);
         for (uint32_t k = 0; k < en->count; k++) {
             char what[200];
             snprintf(what, sizeof what, "%s's value %s", en->name,
                      s->enum_values[en->first + k].name);
-            global_add(g, &gl, false, false, "enum", what, en->name,
-                       s->enum_values[en->first + k].name);
+            global_add(g, &gl, false, "enum", what, en->name, s->enum_values[en->first + k].name);
         }
     }
-    /* What the generator adds of its own. */
-    static const char *const own_tags[] = {"packet", "field", "kind"};
-    static const char *const own[] = {"read",     "write",        "measure",       "visit",
-                                      "visitor",  "framing",      "FIELD_ABSENT",  "FIELD_DERIVED",
-                                      "KIND_NONE", "KIND_BOOL",   "KIND_UINT",     "KIND_INT",
-                                      "KIND_FLOAT", "KIND_DOUBLE", "KIND_BYTES",   "KIND_STRING",
-                                      "KIND_ENUM"};
-    static const char *const own_static[] = {"serialize_packet", "visit_leaf", "visit_path",
-                                             "visit_path_end", "visit_text_size"};
-    for (size_t k = 0; k < sizeof own_tags / sizeof own_tags[0]; k++)
-        global_add(g, &gl, true, false, "the generator's own", own_tags[k], own_tags[k], NULL);
-    global_add(g, &gl, true, true, "the generator's own", "visit", "visit", NULL);
-    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
-        global_add(g, &gl, false, false, "the generator's own", own[k], own[k], NULL);
-    for (size_t k = 0; k < sizeof own_static / sizeof own_static[0]; k++)
-        global_add(g, &gl, false, true, "the generator's own", own_static[k], own_static[k], NULL);
+    for (size_t k = 0; k < LIST_COUNT(own_names); k++)
+        global_add(g, &gl, own_names[k].raw, "the generator's own", own_names[k].name,
+                   own_names[k].name, NULL);
+    /* The include guard: the prefix in uppercase. */
+    char guard[BITSIFT_SCHEMA_MAX_NAME + 16];
+    size_t len = 0;
+    for (const char *c = g->prefix; *c && len < BITSIFT_SCHEMA_MAX_NAME; c++)
+        guard[len++] = *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c;
+    snprintf(guard + len, sizeof guard - len, "_GENERATED_H");
+    global_push(&gl, guard, "the generator's own", "include guard");
     if (gl.failed) {
         free(gl.list);
         return refuse(g, BITSIFT_E_NOMEM, "out of memory");
     }
     qsort(gl.list, gl.n, sizeof *gl.list, global_order);
     bool ok = true;
-    for (size_t k = 1; k < gl.n && ok; k++)
-        if (strcmp(gl.list[k - 1].c, gl.list[k].c) == 0) {
-            const char *c = gl.list[k].c;
+    for (size_t k = 0; k < gl.n && ok; k++) {
+        const struct global_name *x = &gl.list[k];
+        if (k + 1 < gl.n && strcmp(gl.list[k + 1].c, x->c) == 0)
             ok = refuse(g, BITSIFT_E_SCHEMA,
-                        "%s and %s are both %s in the generated C: rename one of them",
-                        gl.list[k - 1].what, gl.list[k].what, c + (c[3] == ' ' ? 4 : 0));
-        }
+                        "%s and %s are both %s in the generated C: rename one of them", x->what,
+                        gl.list[k + 1].what, x->c);
+        if (ok && (listed(x->c, c_renamed_names, LIST_COUNT(c_renamed_names)) ||
+                   listed(x->c, c_file_scope_names, LIST_COUNT(c_file_scope_names)) ||
+                   in_library_space(x->c)))
+            ok = refuse(g, BITSIFT_E_SCHEMA,
+                        "%s is %s in the generated C, a name of the C headers or of "
+                        "libbitsift: rename it",
+                        x->what, x->c);
+    }
     free(gl.list);
     return ok;
 }
@@ -756,16 +833,10 @@ static void emit_enums(struct cgen *g)
     FILE *out = g->out;
     for (uint32_t e = 0; e < s->enum_count; e++) {
         const struct schema_enum *en = &s->enums[e];
-        /* A C enum names the values; its constants are ints (C99), so an
-         * enum with a value outside int's range, or with no value (C has
-         * no empty enum), gets int64_t constants instead. Fields keep
-         * int64_t either way: any value read fits before it is checked. */
-        bool as_enum = en->count > 0;
-        for (uint32_t k = 0; k < en->count; k++) {
-            int64_t v = s->enum_values[en->first + k].value;
-            if (v < INT32_MIN || v > INT32_MAX)
-                as_enum = false;
-        }
+        /* A C enum names the values, when it can (enum_is_c_enum); else
+         * int64_t constants. Fields keep int64_t either way: any value
+         * read fits before it is checked. */
+        bool as_enum = enum_is_c_enum(s, en);
         fputc('\n', out);
         if (en->items_end > en->items_start)
             leading_comments(g, declaration_line(g, en->items_start), 0);
@@ -775,7 +846,7 @@ static void emit_enums(struct cgen *g)
                 en->min, en->max, as_enum ? "" : ", its values int64_t constants");
         if (as_enum) {
             fputs("enum ", out);
-            put_name(out, g->prefix);
+            fputs(g->prefix, out);
             fputc('_', out);
             put_name(out, en->name);
             fputs(" {\n", out);
@@ -783,7 +854,7 @@ static void emit_enums(struct cgen *g)
         for (uint32_t k = 0; k < en->count; k++) {
             const struct schema_enum_value *v = &s->enum_values[en->first + k];
             fputs(as_enum ? "    " : "#define ", out);
-            put_name(out, g->prefix);
+            fputs(g->prefix, out);
             fputc('_', out);
             put_name(out, en->name);
             fputc('_', out);
@@ -1182,7 +1253,7 @@ static bool emit_struct_call(struct cgen *g, const struct schema_op *op, const c
     fputs("bitsift_serialize_in(stream, mode, ", out);
     c_string(out, array ? array : op->name);
     fprintf(out, ", %s, ", array ? index : "-1");
-    put_name(out, g->prefix);
+    fputs(g->prefix, out);
     fputs("_serialize_", out);
     put_name(out, field_type_name(g, op));
     fprintf(out, "(stream, mode, &%s, %s));\n", lv, prev_lv);
@@ -1372,7 +1443,7 @@ static bool emit_body(struct cgen *g, uint32_t first, uint32_t end, bool has_pre
 static void type_name(struct cgen *g, const struct c_type *t)
 {
     fputs("struct ", g->out);
-    put_name(g->out, g->prefix);
+    fputs(g->prefix, g->out);
     fputc('_', g->out);
     put_name(g->out, t->name);
 }
@@ -1381,7 +1452,7 @@ static void function_head(struct cgen *g, const struct c_type *t, bool definitio
 {
     FILE *out = g->out;
     fputs("bool ", out);
-    put_name(out, g->prefix);
+    fputs(g->prefix, out);
     fputs("_serialize_", out);
     put_name(out, t->name);
     fprintf(out, "(void *stream, %sint mode, ", definition ? "const " : "");
@@ -1421,15 +1492,28 @@ static bool emit_function(struct cgen *g, const struct c_type *t)
     return true;
 }
 
-static bool valid_prefix(const char *name)
+/* Why `name` cannot be the prefix of the generated names and files
+ * (NAME.h, NAME_read, NAME_GENERATED_H), or NULL when it can: a C
+ * identifier that starts with a letter (a name beginning with '_' is
+ * reserved at file scope), is not a path, and leaves the library's name
+ * space (bitsift_*, BITSIFT_*) to the library. */
+static const char *gen_c_name_problem(const char *name)
 {
-    if (!name || !*name || strlen(name) > 63 || (*name >= '0' && *name <= '9'))
-        return false;
+    if (!name || !*name)
+        return "is empty";
+    if (strlen(name) > BITSIFT_SCHEMA_MAX_NAME)
+        return "is longer than 63 characters";
     for (const char *p = name; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
               *p == '_'))
-            return false;
-    return true;
+            return "is not a C identifier (letters, digits and '_'; no '/', no '.')";
+    if (name[0] == '_')
+        return "begins with '_' (C reserves such names at file scope)";
+    if (name[0] >= '0' && name[0] <= '9')
+        return "begins with a digit";
+    if (strcmp(name, "bitsift") == 0 || strcmp(name, "BITSIFT") == 0 || in_library_space(name))
+        return "would put the generated names among libbitsift's own (bitsift_*, BITSIFT_*)";
+    return NULL;
 }
 
 static void emit_header(struct cgen *g)
@@ -1438,7 +1522,7 @@ static void emit_header(struct cgen *g)
     FILE *out = g->out;
     const char *p = g->prefix;
     fputs("/* ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs(".h -- generated by `bitsift gen c` from protocol ", out);
     put_name(out, s->name);
     fputs(". Do not edit: change the\n * schema and generate again. Needs only <bitsift/bits.h> "
@@ -1482,13 +1566,13 @@ static void emit_packet_api(struct cgen *g)
     fputs("\n/* The packet types, numbered as on the wire. */\n", out);
     for (uint32_t t = 0; t < s->packet_count; t++) {
         fputs("#define ", out);
-        put_name(out, g->prefix);
+        fputs(g->prefix, out);
         fputs("_TYPE_", out);
         put_name(out, s->packets[t].name);
         fprintf(out, " %uu\n", t);
     }
     fputs("\n/* A packet of any type: `type` says which member of `as` holds it. */\nstruct ", out);
-    put_name(out, g->prefix);
+    fputs(g->prefix, out);
     fputs("_packet {\n    uint32_t type;\n    union {\n", out);
     for (uint32_t t = 0; t < s->packet_count; t++) {
         const struct c_type *ct = find_type(g, s->packets[t].name, true);
@@ -1501,7 +1585,7 @@ static void emit_packet_api(struct cgen *g)
     fputs("    } as;\n};\n\n/* CRC, type and end check of the protocol. */\nextern const "
           "bitsift_framing ",
           out);
-    put_name(out, g->prefix);
+    fputs(g->prefix, out);
     fputs("_framing;\n\n/* One function per struct and packet type serves all three "
           "directions:\n * BITSIFT_READ (stream is a bitsift_reader *), BITSIFT_WRITE and "
           "BITSIFT_MEASURE\n * (a bitsift_writer *). `prev` is the previous element of the "
@@ -1515,21 +1599,21 @@ static void emit_packet_api(struct cgen *g)
     fputs("\n/* Read a framed packet (prefix, CRC, type, fields, end check). On failure\n"
           " * the reader's failure names the kind, bit and field path. */\nbool ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_read(bitsift_reader *r, struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet *packet);\n/* Write a sealed packet into the writer's buffer; *size gets its "
           "bytes. */\nbool ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_write(bitsift_writer *w, const struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet *packet, size_t *size);\n/* The packet's size in bits (whole bytes), 0 when "
           "it cannot be written. */\nuint64_t ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_measure(const struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet *packet);\n", out);
     emit_visit_api(g);
     fputs("\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n", out);
@@ -1542,17 +1626,17 @@ static void emit_packet_functions(struct cgen *g)
     FILE *out = g->out;
     const char *p = g->prefix;
     fputs("\nconst bitsift_framing ", out);
-    put_name(out, p);
+    fputs(p, out);
     fprintf(out, "_framing = {0x%08" PRIx32 "u, %" PRIu32 "u, %s, %s, 0x%08" PRIx32 "u, %" PRIu32
                  "u};\n",
             f->protocol_id, f->num_types, f->crc ? "true" : "false",
             f->end_check ? "true" : "false", f->end_check_value, f->prefix_bytes);
     fputs("\nstatic bool serialize_packet(void *stream, const int mode, struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet *packet)\n{\n    switch (packet->type) {\n", out);
     for (uint32_t t = 0; t < s->packet_count; t++) {
         fprintf(out, "    case %uu:\n        return ", t);
-        put_name(out, p);
+        fputs(p, out);
         fputs("_serialize_", out);
         put_name(out, s->packets[t].name);
         fputs("(stream, mode, &packet->as.", out);
@@ -1560,11 +1644,11 @@ static void emit_packet_functions(struct cgen *g)
         fputs(");\n", out);
     }
     fputs("    default:\n        return false;\n    }\n}\n\nbool ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_read(bitsift_reader *r, struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet *packet)\n{\n    uint32_t type;\n    if (!bitsift_packet_read_begin(r, &", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_framing, &type)) {\n        /* Named as bitsift decode names the framing fields. */\n"
           "        const uint64_t bit = bitsift_reader_failure(r)->bit;\n"
           "        bitsift_reader_name_failure(r, ",
@@ -1580,44 +1664,44 @@ static void emit_packet_functions(struct cgen *g)
           "    if (!serialize_packet(r, BITSIFT_READ, packet))\n        return false;\n"
           "    if (!bitsift_packet_read_end(r, &",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_framing)) {\n        r->failure.field = \"end_check\";\n"
           "        return false;\n    }\n    return true;\n}\n\nbool ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_write(bitsift_writer *w, const struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet *packet, size_t *size)\n{\n    if (packet->type >= ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_framing.num_types)\n        return bitsift_writer_fail(w, BITSIFT_E_VALUE, \"unknown "
           "packet type\", ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_framing.num_types - 1, packet->type);\n    return bitsift_packet_write_begin(w, &", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_framing, NULL, packet->type) &&\n           serialize_packet(w, BITSIFT_WRITE, "
           "(struct ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet *)packet) &&\n           bitsift_packet_write_end(w, &", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_framing, size);\n}\n\nuint64_t ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_measure(const struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet *packet)\n{\n    bitsift_writer m;\n    bitsift_writer_init_measure(&m);\n"
           "    if (packet->type >= ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_framing.num_types)\n        return 0;\n    return bitsift_packet_write_begin(&m, &",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_framing, NULL, packet->type) &&\n                   serialize_packet(&m, "
           "BITSIFT_MEASURE, (struct ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet *)packet) &&\n                   bitsift_packet_write_end(&m, &", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_framing, NULL)\n               ? m.bit_pos\n               : 0;\n}\n", out);
 }
 
@@ -1650,36 +1734,36 @@ static void emit_visit_api(struct cgen *g)
     FILE *out = g->out;
     const char *p = g->prefix;
     fputs("\n/* What ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_visit reports for each field: `kind` says which member of\n"
           " * `value` holds it (numbered as bitsift_value_kind of <bitsift/schema.h>). */\nenum ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_kind {\n", out);
     for (size_t k = 0; k < sizeof visit_kinds / sizeof visit_kinds[0]; k++) {
         fputs("    ", out);
-        put_name(out, p);
+        fputs(p, out);
         fprintf(out, "_KIND_%s = %zu%s\n", visit_kinds[k], k,
                 k + 1 < sizeof visit_kinds / sizeof visit_kinds[0] ? "," : "");
     }
     fputs("};\n#define ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_FIELD_ABSENT 0x1u  /* a branch not taken: the value is the default */\n#define ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_FIELD_DERIVED 0x2u /* not sent: smallest-three's largest component */\n\n"
           "/* One field; everything it points to lives during the call only. */\nstruct ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_field {\n"
           "    const char *path; /* \"players[3].health\", as bitsift decode names it */\n"
           "    const char *type; /* \"int\", \"compressed_float\", \"enum\", \"array\", ... */\n"
           "    int kind;         /* ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_KIND_*; NONE for an array's count, an align */\n"
           "    unsigned flags;   /* ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_FIELD_* */\n"
           "    union {\n        bool b;\n        uint64_t u;\n        int64_t i; /* INT, ENUM */\n"
           "        float f;\n        double d;\n    } value;\n"
@@ -1688,19 +1772,19 @@ static void emit_visit_api(struct cgen *g)
           "    int64_t count;    /* an array: its elements (sparse: those present) */\n};\n\n"
           "/* Return false to stop the visit. */\ntypedef bool (*",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_visitor)(void *ctx, const struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_field *field);\n\n/* Call fn for every field of the packet, in wire order, as "
           "bitsift_decode's\n * visitor would for the packet's bytes (framing aside). False "
           "when fn stopped\n * it or the type is unknown. Counts above an array's maximum are "
           "taken as\n * the maximum. */\nbool ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_visit(const struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet *packet, ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_visitor fn, void *ctx);\n", out);
 }
 
@@ -1766,7 +1850,7 @@ static void visit_call(struct cgen *g, struct visit_needs *need, const char *nam
     fprintf(out, ", %s, ", index ? index : "-1");
     c_string(out, type);
     fputs(", ", out);
-    put_name(out, g->prefix);
+    fputs(g->prefix, out);
     fprintf(out, "_KIND_%s, %s))\n", visit_kinds[kind], flags);
     indent(out, ind + 1);
     fputs("return false;\n", out);
@@ -1798,10 +1882,9 @@ static void visit_leaf_op(struct cgen *g, struct visit_needs *need, const struct
         for (int k = 0; k < 4; k++) {
             indent(out, ind + 1);
             fprintf(out, "vs->f.value.f = %s.q[%d];\n", lv, k);
-            char flags[512], prefix[80];
-            c_name(prefix, sizeof prefix, g->prefix);
+            char flags[512];
             snprintf(flags, sizeof flags, "%s.largest == %du ? %s_FIELD_DERIVED : 0u", lv, k,
-                     prefix);
+                     g->prefix);
             visit_call(g, need, comp[k], NULL, "float", BITSIFT_VALUE_FLOAT, flags, ind + 1);
         }
         indent(out, ind + 1);
@@ -1869,8 +1952,7 @@ static void visit_absent(struct cgen *g, struct visit_needs *need, uint32_t firs
             break;
         }
         char flags[96];
-        c_name(flags, sizeof flags - 16, g->prefix);
-        strcat(flags, "_FIELD_ABSENT");
+        snprintf(flags, sizeof flags, "%s_FIELD_ABSENT", g->prefix);
         visit_call(g, need, op->name, NULL, op_type_name(op), (int)d->kind, flags, ind);
     }
 }
@@ -2062,13 +2144,13 @@ static bool emit_visit_functions(struct cgen *g)
     const char *p = g->prefix;
     FILE *out = source;
     fputs("\n/* ---- ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_visit: the values of a packet, field by field ---- */\n\n"
           "struct visit {\n    ",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_visitor fn;\n    void *ctx;\n    struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_field f;\n    size_t len;\n    char path[1024]; /* as bitsift decode's paths (BITSIFT_PATH_MAX) */\n};\n", out);
     if (need.leaf || need.path)
         fputs("\n/* Add \".name\" (\"name\" first) and \"[index]\" when index >= 0 to the path;\n"
@@ -2128,11 +2210,11 @@ static bool emit_visit_functions(struct cgen *g)
     free(text);
     free(need.enum_names);
     fputs("\nbool ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_visit(const struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet *packet, ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_visitor fn, void *ctx)\n{\n    struct visit vs;\n    vs.fn = fn;\n"
           "    vs.ctx = ctx;\n    vs.len = 0;\n    vs.path[0] = '\\0';\n"
           "    vs.f.path = vs.path;\n    vs.f.type = \"\";\n    vs.f.kind = 0;\n"
@@ -2169,8 +2251,11 @@ bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *
     g.stop = options ? options->stop : NULL;
     if (g.error && g.error_size)
         g.error[0] = '\0';
-    if (!valid_prefix(g.prefix))
-        return BITSIFT_E_ARGUMENT;
+    const char *problem = gen_c_name_problem(g.prefix);
+    if (problem) {
+        refuse(&g, BITSIFT_E_ARGUMENT, "the name '%s' %s", g.prefix ? g.prefix : "", problem);
+        return g.status;
+    }
     g.types = calloc((size_t)s->field_count + s->packet_count + 1, sizeof *g.types);
     g.member = calloc((size_t)s->op_count + 1, sizeof *g.member);
     g.slot_op = calloc(SCHEMA_MAX_SLOTS, sizeof *g.slot_op);
@@ -2199,9 +2284,9 @@ bitsift_error bitsift_gen_c(const bitsift_schema *s, const bitsift_gen_options *
     emit_packet_api(&g);
     g.out = source;
     fputs("/* ", source);
-    put_name(source, g.prefix);
+    fputs(g.prefix, source);
     fputs(".c -- generated by `bitsift gen c`; do not edit. */\n#include \"", source);
-    put_name(source, g.prefix);
+    fputs(g.prefix, source);
     fputs(".h\"\n", source);
     for (size_t i = 0; i < g.ntypes; i++)
         if (!emit_function(&g, &g.types[i]))
@@ -2239,11 +2324,11 @@ bitsift_error bitsift_gen_fuzz(const bitsift_schema *s, const bitsift_gen_option
     const char *schema = options ? options->schema_path : NULL;
     FILE *out = harness;
     fputs("/* fuzz_", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs(".c -- generated by `bitsift gen fuzz`; do not edit. A libFuzzer harness\n"
           " * for the reader `bitsift gen c` wrote (",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs(".c): every input is read; a packet\n"
           " * that reads must write back, and what it writes must read again and\n"
           " * write the same bytes (a failed check aborts, which libFuzzer reports).\n"
@@ -2252,17 +2337,17 @@ bitsift_error bitsift_gen_fuzz(const bitsift_schema *s, const bitsift_gen_option
           " *\n"
           " *   clang -g -O1 -fsanitize=fuzzer,address fuzz_",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs(".c ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs(".c \\\n *       $(pkg-config --cflags --libs bitsift-fuzz libbitsift) -o fuzz_", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("\n *   bitsift seeds -s SCHEMA -o corpus && ./fuzz_", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs(" corpus\n */\n#include <stdlib.h>\n#include <string.h>\n\n#include <bitsift/fuzz.h>\n\n"
           "#include \"",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs(".h\"\n\n", out);
     if (schema) {
         fputs("/* The schema-aware mutator, over the schema the code was made from (the\n"
@@ -2275,30 +2360,30 @@ bitsift_error bitsift_gen_fuzz(const bitsift_schema *s, const bitsift_gen_option
         fputs("/* CRC re-sealing for the protocol's framing. */\nBITSIFT_FUZZ_MUTATORS("
               "bitsift_fuzz_new_framing(&",
               out);
-        put_name(out, p);
+        fputs(p, out);
         fputs("_framing));\n", out);
     }
     fputs("\nstatic struct ", out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_packet first, second;\nstatic uint8_t written[1 << 17], again[1 << 17];\n\n"
           "int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);\n"
           "int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)\n{\n"
           "    bitsift_reader r;\n    bitsift_reader_init(&r, data, size);\n    if (!",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_read(&r, &first))\n        return 0; /* refused: fine, as long as nothing broke */\n"
           "    bitsift_writer w;\n    size_t n = 0, m = 0;\n"
           "    bitsift_writer_init(&w, written, sizeof written);\n    if (!",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_write(&w, &first, &n))\n        abort(); /* what reads must write */\n"
           "    bitsift_reader_init(&r, written, n);\n    if (!",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_read(&r, &second))\n        abort(); /* what is written must read */\n"
           "    bitsift_writer_init(&w, again, sizeof again);\n    if (!",
           out);
-    put_name(out, p);
+    fputs(p, out);
     fputs("_write(&w, &second, &m) || m != n || memcmp(written, again, n) != 0)\n"
           "        abort(); /* and write the same bytes again */\n    return 0;\n}\n",
           out);

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "bitsift/gen.h"
+#include "gen_wireshark_names.h"
 #include "schema_internal.h"
 
 /* The run time, lib/gen_wireshark.lua as an array of lines (made at build
@@ -444,16 +445,58 @@ static bool lua_op(const struct gen *g, uint32_t i)
     return true;
 }
 
-static bool valid_name(const char *name)
+/* ---- the protocol's name ---------------------------------------------------- */
+
+/*
+ * The name is the protocol's filter name ("shooter" in
+ * shooter.snapshot.players.health), which Wireshark's Lua lowercases (and
+ * uppercases for the short name); tshark refuses to load a dissector whose
+ * name it refuses, and gen refuses that name first (wireshark_name_problem):
+ *
+ *   - not an identifier (letters, digits, '_'; not starting with a digit):
+ *     what a schema name is, and a subset of Wireshark's filter names;
+ *   - shorter than two characters;
+ *   - a display filter keyword (Wireshark 4.0's list): "and", "contains"...;
+ *   - a name Wireshark has taken: a protocol's filter or short name, a
+ *     preference module (gen_wireshark_names.h, from Wireshark 4.0.17;
+ *     a newer one may know more).
+ */
+
+static const char *const display_filter_keywords[] = {
+    "all", "and", "any", "bitwise_and", "contains", "eq",  "ge", "gt",
+    "in",  "le",  "lt",  "matches",     "ne",       "not", "or"};
+
+static int compare_name(const void *key, const void *item)
 {
-    if (!name || !*name || strlen(name) > BITSIFT_SCHEMA_MAX_NAME)
-        return false;
-    for (const char *c = name; *c; c++) {
-        bool letter = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_';
-        if (!letter && !(c > name && *c >= '0' && *c <= '9'))
-            return false;
+    return strcmp((const char *)key, *(const char *const *)item);
+}
+
+static const char *wireshark_name_problem(const char *name)
+{
+    if (!name || !*name)
+        return "is empty";
+    size_t n = strlen(name);
+    if (n > BITSIFT_SCHEMA_MAX_NAME)
+        return "is longer than 63 characters";
+    char lower[BITSIFT_SCHEMA_MAX_NAME + 1];
+    for (size_t k = 0; k < n; k++) {
+        char c = name[k];
+        bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+        if (!letter && !(k > 0 && c >= '0' && c <= '9'))
+            return "is not an identifier (letters, digits and '_', not starting with a digit)";
+        lower[k] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
     }
-    return true;
+    lower[n] = '\0';
+    if (n < 2)
+        return "is shorter than two characters, which Wireshark refuses for a protocol";
+    size_t keywords = sizeof display_filter_keywords / sizeof display_filter_keywords[0];
+    if (bsearch(lower, display_filter_keywords, keywords, sizeof(const char *), compare_name))
+        return "is a display filter keyword, which Wireshark refuses as a protocol's name";
+    size_t builtins = sizeof wireshark_builtin_names / sizeof wireshark_builtin_names[0];
+    if (bsearch(lower, wireshark_builtin_names, builtins, sizeof(const char *), compare_name))
+        return "is taken by a protocol or preference module built into Wireshark "
+               "(" WIRESHARK_NAMES_VERSION "), which would refuse to load the dissector";
+    return NULL;
 }
 
 static void lua_header(const struct gen *g, const char *name, const bitsift_gen_options *o)
@@ -527,8 +570,12 @@ bitsift_error bitsift_gen_wireshark(const bitsift_schema *s, const bitsift_gen_o
     if (!s || !out || (o->port_count && !o->ports) || o->port_count > BITSIFT_GEN_MAX_PORTS)
         return BITSIFT_E_ARGUMENT;
     const char *name = o->name ? o->name : s->name;
-    if (!valid_name(name))
+    const char *problem = wireshark_name_problem(name);
+    if (problem) {
+        if (o->error && o->error_size)
+            snprintf(o->error, o->error_size, "the name '%s' %s", name ? name : "", problem);
         return BITSIFT_E_ARGUMENT;
+    }
     struct gen g = {s, out, calloc(s->slot_count + 1, sizeof(bool))};
     if (!g.slot_wide)
         return BITSIFT_E_NOMEM;

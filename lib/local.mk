@@ -48,7 +48,9 @@ lib_libbitsift_la_SOURCES = \
 	lib/schema_print.c \
 	lib/schema_random.c \
 	lib/gen_wireshark.c \
-	lib/gen_c.c
+	lib/gen_wireshark_names.h \
+	lib/gen_c.c \
+	lib/gen_c_names.h
 # The Wireshark generator's Lua run time, as a C array of lines.
 nodist_lib_libbitsift_la_SOURCES = lib/gen_wireshark_lua.h
 BUILT_SOURCES = lib/gen_wireshark_lua.h

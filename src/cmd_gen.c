@@ -6,10 +6,13 @@
  * generator (one file, or a header and a source into a directory), and
  * whether it takes ports.
  *
- * Every output is written to a temporary file beside its target and
- * renamed over it only when the generator succeeded (output_file.h), so
- * that a failed run never leaves half a dissector where Wireshark would
- * load it, nor a header without its source.
+ * The generator writes into memory first: a name or a schema it refuses
+ * leaves nothing behind, not even the -o directory or a temporary file
+ * beside a path the name would have made. Then every output goes through
+ * output_file.h (a temporary file beside its target, renamed over it; a
+ * device, FIFO or /dev/stdout written through), so that a failed write
+ * never leaves half a dissector where Wireshark would load it, nor a
+ * header without its source.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -67,14 +70,16 @@ static const struct gen_target *find_target(const char *name)
 }
 
 static void report(const struct gen_target *t, const bitsift_schema *s,
-                   const bitsift_gen_options *o, bitsift_error e, const char *path, int saved)
+                   const bitsift_gen_options *o, bitsift_error e)
 {
-    if (e == BITSIFT_E_IO)
-        cli_error("%s: write error: %s", path, strerror(saved));
+    const char *name = o->name ? o->name : bitsift_schema_name(s);
+    if (e == BITSIFT_E_ARGUMENT && o->error && o->error[0])
+        cli_error("gen %s: %s (%s)", t->name, o->error,
+                  o->name ? "--name" : "the schema's protocol name; give another with --name");
     else if (e == BITSIFT_E_ARGUMENT)
         cli_error("gen %s: '%s' is not a name the generated code can take (letters, digits "
                   "and '_', not starting with a digit)",
-                  t->name, o->name ? o->name : bitsift_schema_name(s));
+                  t->name, name);
     else if (o->error && o->error[0])
         cli_error("gen %s: %s", t->name, o->error);
     else
@@ -104,33 +109,67 @@ static char *schema_text(const char *path, size_t *size)
     return text;
 }
 
-/* Generate into the outputs (output_file.h: temporary files beside them,
- * renamed there only when the generator succeeded): paths[0 .. files). */
-static int write_atomically(const struct gen_target *t, const bitsift_schema *s,
-                            const bitsift_gen_options *o, const char *const *paths, int files)
+/* The generated files, in memory: generating first means that a name or
+ * a schema the generator refuses leaves no file, temporary or not, and
+ * no directory behind. */
+struct generated {
+    char *text[MAX_FILES];
+    size_t size[MAX_FILES];
+};
+
+static void generated_free(struct generated *g)
+{
+    for (int i = 0; i < MAX_FILES; i++)
+        free(g->text[i]);
+}
+
+static int generate(const struct gen_target *t, const bitsift_schema *s,
+                    const bitsift_gen_options *o, int files, struct generated *g)
+{
+    FILE *out[MAX_FILES] = {NULL};
+    bool opened = true;
+    for (int i = 0; i < files && opened; i++)
+        opened = (out[i] = open_memstream(&g->text[i], &g->size[i])) != NULL;
+    bitsift_error e = opened ? t->generate(s, o, out) : BITSIFT_E_NOMEM;
+    for (int i = 0; i < files; i++)
+        if (out[i] && fclose(out[i]) != 0 && e == BITSIFT_OK)
+            e = BITSIFT_E_NOMEM;
+    if (e != BITSIFT_OK) {
+        report(t, s, o, e);
+        return EXIT_TROUBLE;
+    }
+    return EXIT_VALID;
+}
+
+/* Write the generated files to their outputs (output_file.h), all
+ * committed only when every one was written: paths[0 .. files). */
+static int write_atomically(const struct generated *g, const char *const *paths, int files)
 {
     struct output_file out[MAX_FILES];
-    FILE *streams[MAX_FILES] = {NULL};
     int opened = 0;
+    bool ok = true;
     for (; opened < files; opened++) {
         if (output_file_open(&out[opened], paths[opened]) != 0) {
             cli_error("%s: cannot write: %s", paths[opened], strerror(errno));
+            ok = false;
             break;
         }
-        streams[opened] = out[opened].fp;
-    }
-    bitsift_error e = opened < files ? BITSIFT_E_IO : t->generate(s, o, streams);
-    if (opened == files && e != BITSIFT_OK)
-        report(t, s, o, e, paths[0], errno);
-    for (int i = 0; i < opened; i++) {
-        if (e != BITSIFT_OK) {
-            output_file_discard(&out[i]);
-        } else if (output_file_commit(&out[i]) != 0) {
-            e = BITSIFT_E_IO;
-            report(t, s, o, e, paths[i], errno);
+        if (fwrite(g->text[opened], 1, g->size[opened], out[opened].fp) != g->size[opened]) {
+            cli_error("%s: write error: %s", paths[opened], strerror(errno));
+            ok = false;
+            opened++;
+            break;
         }
     }
-    return e == BITSIFT_OK ? EXIT_VALID : EXIT_TROUBLE;
+    for (int i = 0; i < opened; i++) {
+        if (!ok) {
+            output_file_discard(&out[i]);
+        } else if (output_file_commit(&out[i]) != 0) {
+            cli_error("%s: write error: %s", paths[i], strerror(errno));
+            ok = false;
+        }
+    }
+    return ok ? EXIT_VALID : EXIT_TROUBLE;
 }
 
 int cmd_gen(struct cli *c)
@@ -169,32 +208,34 @@ int cmd_gen(struct cli *c)
                              text, text_size, cli_interrupt_flag()};
     const char *paths[MAX_FILES] = {c->output};
     char *made[MAX_FILES] = {NULL};
-    int files = 1;
-    if (t->files[0]) {
-        /* -o DIR: the target's files in DIR, DIR made when missing. */
+    int files = 0;
+    while (files < MAX_FILES && (files == 0 || t->files[files]))
+        files++;
+    struct generated g = {{NULL}, {0}};
+    int rc = generate(t, c->schemas[0], &o, files, &g);
+    if (rc == EXIT_VALID && t->files[0]) {
+        /* -o DIR: the target's files in DIR, DIR made when missing. The
+         * generator took the name, so it is an identifier: no path. */
         const char *name = c->name ? c->name : bitsift_schema_name(c->schemas[0]);
         if (mkdir(c->output, 0777) != 0 && errno != EEXIST) {
             cli_error("%s: %s", c->output, strerror(errno));
-            free(schema);
-            free(text);
-            return EXIT_TROUBLE;
+            rc = EXIT_TROUBLE;
         }
-        for (files = 0; files < MAX_FILES && t->files[files]; files++) {
-            size_t n = strlen(c->output) + strlen(name) + strlen(t->files[files]) + 2;
-            if (!(made[files] = malloc(n))) {
-                for (int i = 0; i < files; i++)
-                    free(made[i]);
-                free(schema);
-                free(text);
+        for (int i = 0; i < files && rc == EXIT_VALID; i++) {
+            size_t n = strlen(c->output) + strlen(name) + strlen(t->files[i]) + 2;
+            if (!(made[i] = malloc(n))) {
                 cli_error("out of memory");
-                return EXIT_TROUBLE;
+                rc = EXIT_TROUBLE;
+                break;
             }
-            int k = snprintf(made[files], n, "%s/", c->output);
-            snprintf(made[files] + k, n - (size_t)k, t->files[files], name);
-            paths[files] = made[files];
+            int k = snprintf(made[i], n, "%s/", c->output);
+            snprintf(made[i] + k, n - (size_t)k, t->files[i], name);
+            paths[i] = made[i];
         }
     }
-    int rc = write_atomically(t, c->schemas[0], &o, paths, files);
+    if (rc == EXIT_VALID)
+        rc = write_atomically(&g, paths, files);
+    generated_free(&g);
     for (int i = 0; i < files; i++)
         free(made[i]);
     free(schema);

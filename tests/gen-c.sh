@@ -192,7 +192,7 @@ clash "a renamed C keyword" \
     "struct class and struct class_ are both"
 clash "the generated code's own static names" \
     'protocol t { id 1; } enum path { end } packet p { path a; }' \
-    "enum path's value end and the generator's own visit_path_end are both visit_path_end" \
+    "enum path and the generator's own visit_path are both visit_path" \
     "--name visit"
 
 # The walk-through's example (docs/gen-c.md): a game's send and receive.

@@ -105,6 +105,11 @@ TESTS += tests/gen-c.sh
 # through generated code.
 EXTRA_DIST += tests/gen-c-cfloat.sh tests/gen_c_cfloat.c
 TESTS += tests/gen-c-cfloat.sh
+# The name of gen c's files is checked before any file is made; every
+# keyword and header macro as each kind of schema name compiles; the
+# generator's own names and the library's cannot be spelled twice.
+EXTRA_DIST += tests/gen-c-name-paths.sh tests/gen-c-names.sh tests/gen-c-own-names.sh
+TESTS += tests/gen-c-name-paths.sh tests/gen-c-names.sh tests/gen-c-own-names.sh
 if HAVE_JANSSON
 # The reference vectors, turned into schemas, through generated code.
 EXTRA_DIST += tests/gen-c-vectors.sh

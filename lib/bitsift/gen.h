@@ -31,8 +31,11 @@ extern "C" {
 
 typedef struct bitsift_gen_options {
     /* The name the generated code goes by (Wireshark: the protocol's
-     * filter name, "shooter" in shooter.snapshot.players.health); NULL for
-     * the schema's own name. An identifier: letters, digits, '_'. */
+     * filter name, "shooter" in shooter.snapshot.players.health; C: the
+     * prefix of its names and files); NULL for the schema's own name. An
+     * identifier: letters, digits, '_'; for C, starting with a letter and
+     * not libbitsift's (bitsift, bitsift_*, BITSIFT_*). A generator refuses
+     * any other with BITSIFT_E_ARGUMENT and says why in `error`. */
     const char *name;
     /* UDP ports to register on (Wireshark: the default of its "UDP ports"
      * preference). */
