@@ -58,7 +58,7 @@ struct cgen {
     char *error;
     size_t error_size;
     bitsift_error status;
-    const volatile sig_atomic_t *stop; /* options->stop */
+    int (*stop)(void); /* options->stop */
     struct c_type *types;
     size_t ntypes;
     /* Per body being written: each op's member path ("pos", "sub.x"),
@@ -441,7 +441,7 @@ static bool name_members(struct cgen *g, uint32_t first, uint32_t end)
     for (int pass = 0; pass < 3; pass++) {
         for (uint32_t i = first; i < end; i++) {
             const struct schema_op *op = &ops[i];
-            if (g->stop && *g->stop) /* naming grows with the square of the members */
+            if (g->stop && g->stop()) /* naming grows with the square of the members */
                 ok = ok && refuse(g, BITSIFT_E_LIMIT, "interrupted");
             if (op->code == OP_IF || !has_member(op))
                 continue;

@@ -105,11 +105,6 @@ int cli_interrupted(void)
     return interrupted;
 }
 
-const volatile sig_atomic_t *cli_interrupt_flag(void)
-{
-    return &interrupted;
-}
-
 /* ---- messages ---------------------------------------------------------------- */
 
 void cli_error(const char *format, ...)

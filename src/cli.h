@@ -82,11 +82,9 @@ void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
  * far, summaries and reports included, is still written; the run then
  * exits 2. A second signal kills as usual. */
 void cli_catch_interrupts(void);
-/* The signal that asked the run to stop, or 0. */
+/* The signal that asked the run to stop, or 0 (also what the library's
+ * generators poll: bitsift_gen_options.stop). */
 int cli_interrupted(void);
-/* The flag itself, for a loop outside the CLI to poll (the library's
- * generators, bitsift_gen_options.stop). */
-const volatile sig_atomic_t *cli_interrupt_flag(void);
 
 /* Load every -s schema, or the bundled default (shooter.bss) when there is
  * none, then compile -Y against them and check that --no-crc has one

@@ -205,7 +205,7 @@ int cmd_gen(struct cli *c)
     size_t text_size;
     char *text = schema_text(c->schema_path_count ? c->schema_paths[0] : NULL, &text_size);
     bitsift_gen_options o = {c->name, c->ports, c->port_count, 0, error, sizeof error, schema,
-                             text, text_size, cli_interrupt_flag()};
+                             text, text_size, cli_interrupted};
     const char *paths[MAX_FILES] = {c->output};
     char *made[MAX_FILES] = {NULL};
     int files = 0;

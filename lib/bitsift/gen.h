@@ -18,7 +18,6 @@
 #ifndef BITSIFT_GEN_H
 #define BITSIFT_GEN_H
 
-#include <signal.h>
 #include <stdio.h>
 
 #include "schema.h"
@@ -56,10 +55,12 @@ typedef struct bitsift_gen_options {
      * comment text only); NULL for none. */
     const char *schema_text;
     size_t schema_text_size;
-    /* Polled by the generators' long loops: once it is non-zero (a signal
-     * handler's flag) they stop with BITSIFT_E_LIMIT, error "interrupted";
-     * NULL for never. */
-    const volatile sig_atomic_t *stop;
+    /* Called by the generators' long loops: once it returns non-zero (e.g.
+     * a signal handler's flag was set) they stop with BITSIFT_E_LIMIT,
+     * error "interrupted"; NULL for never. A function rather than a
+     * pointer to a sig_atomic_t, so that this header (included by
+     * generated code) needs no <signal.h> and its names. */
+    int (*stop)(void);
 } bitsift_gen_options;
 
 /* Write a Wireshark Lua dissector for every packet type of `s` to `out`.
