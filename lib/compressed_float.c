@@ -194,16 +194,6 @@ bool bitsift_read_compressed_float(bitsift_reader *r, float min, float max, floa
     return read_quantized(r, min, max, steps, bits, value);
 }
 
-bool bitsift_write_compressed_float(bitsift_writer *w, float min, float max, float res, float value)
-{
-    uint32_t steps;
-    unsigned bits;
-    if (!bitsift_compressed_float_steps(min, max, res, &steps, &bits))
-        return bitsift__writer_misuse(w, BITSIFT_E_ARGUMENT,
-                                      "compressed_float needs finite min <= max and res > 0", 0, 0);
-    return bitsift_write_bits(w, bits, bitsift__compressed_float_quantize(min, max, steps, value));
-}
-
 /* The same with the step count and width computed once, by the caller
  * (generated code computes them when it is generated): no division or
  * ceiling per value. bits must be bits_required(0, steps). */
@@ -216,34 +206,58 @@ bool bitsift_read_compressed_float_steps(bitsift_reader *r, float min, float max
     return read_quantized(r, min, max, steps, bits, value);
 }
 
-bool bitsift_write_compressed_float_steps(bitsift_writer *w, float min, float max,
-                                          uint32_t steps, unsigned bits, float value)
+/* The writers differ only in their rounding: the reference's (byte for
+ * byte what the reference bitpacker writes) or the round trip's (the
+ * integer a read came from, bitsift_compressed_float_quantize). */
+static bool write_quantized(bitsift_writer *w, float min, float max, uint32_t steps, unsigned bits,
+                            float value, bool round_trip)
 {
-    if (BITSIFT_UNLIKELY(bits != bitsift_bits_required(0, steps) || !(min <= max)))
-        return bitsift__writer_misuse(w, BITSIFT_E_ARGUMENT,
-                                      "compressed_float steps and width do not match", steps,
-                                      bits);
-    return bitsift_write_bits(w, bits, bitsift__compressed_float_quantize(min, max, steps, value));
+    uint32_t q = round_trip ? bitsift_compressed_float_quantize(min, max, steps, value)
+                            : bitsift__compressed_float_quantize(min, max, steps, value);
+    return bitsift_write_bits(w, bits, q);
 }
 
-/* The serialize macros' writes: the integer a read came from. */
-bool bitsift__write_compressed_float_exact(bitsift_writer *w, float min, float max, float res,
-                                           float value)
+static bool write_with_res(bitsift_writer *w, float min, float max, float res, float value,
+                           bool round_trip)
 {
     uint32_t steps;
     unsigned bits;
     if (!bitsift_compressed_float_steps(min, max, res, &steps, &bits))
         return bitsift__writer_misuse(w, BITSIFT_E_ARGUMENT,
                                       "compressed_float needs finite min <= max and res > 0", 0, 0);
-    return bitsift_write_bits(w, bits, bitsift_compressed_float_quantize(min, max, steps, value));
+    return write_quantized(w, min, max, steps, bits, value, round_trip);
 }
 
-bool bitsift__write_compressed_float_steps_exact(bitsift_writer *w, float min, float max,
-                                                 uint32_t steps, unsigned bits, float value)
+static bool write_with_steps(bitsift_writer *w, float min, float max, uint32_t steps,
+                             unsigned bits, float value, bool round_trip)
 {
     if (BITSIFT_UNLIKELY(bits != bitsift_bits_required(0, steps) || !(min <= max)))
         return bitsift__writer_misuse(w, BITSIFT_E_ARGUMENT,
                                       "compressed_float steps and width do not match", steps,
                                       bits);
-    return bitsift_write_bits(w, bits, bitsift_compressed_float_quantize(min, max, steps, value));
+    return write_quantized(w, min, max, steps, bits, value, round_trip);
+}
+
+bool bitsift_write_compressed_float(bitsift_writer *w, float min, float max, float res, float value)
+{
+    return write_with_res(w, min, max, res, value, false);
+}
+
+bool bitsift_write_compressed_float_steps(bitsift_writer *w, float min, float max,
+                                          uint32_t steps, unsigned bits, float value)
+{
+    return write_with_steps(w, min, max, steps, bits, value, false);
+}
+
+/* The serialize macros' writes: the integer a read came from. */
+bool bitsift__write_compressed_float_exact(bitsift_writer *w, float min, float max, float res,
+                                           float value)
+{
+    return write_with_res(w, min, max, res, value, true);
+}
+
+bool bitsift__write_compressed_float_steps_exact(bitsift_writer *w, float min, float max,
+                                                 uint32_t steps, unsigned bits, float value)
+{
+    return write_with_steps(w, min, max, steps, bits, value, true);
 }
