@@ -231,6 +231,12 @@ static bool run_op(struct run_state *s, fuzz_input *prog)
             float again;
             bitsift_reader_init(&back, scratch, bitsift_writer_bytes(&w));
             CHECK(bitsift_read_compressed_float(&back, min, max, res, &again));
+            /* The serialize macros' round-trip writer gives an integer that
+             * reads as the very value read (bitsift_compressed_float_quantize). */
+            bitsift_writer_init(&w, scratch, sizeof scratch);
+            CHECK(bitsift__write_compressed_float_exact(&w, min, max, res, v));
+            bitsift_reader_init(&back, scratch, bitsift_writer_bytes(&w));
+            CHECK(bitsift_read_compressed_float(&back, min, max, res, &again) && again == v);
         }
         break;
     }
@@ -535,6 +541,11 @@ static bool run_op(struct run_state *s, fuzz_input *prog)
             float again;
             bitsift_reader_init(&back, scratch, bitsift_writer_bytes(&w));
             CHECK(bitsift_read_compressed_float_steps(&back, min, max, steps, bits, &again));
+            bitsift_writer_init(&w, scratch, sizeof scratch);
+            CHECK(bitsift__write_compressed_float_steps_exact(&w, min, max, steps, bits, v));
+            bitsift_reader_init(&back, scratch, bitsift_writer_bytes(&w));
+            CHECK(bitsift_read_compressed_float_steps(&back, min, max, steps, bits, &again) &&
+                  again == v);
         }
         break;
     }

@@ -353,6 +353,12 @@ static void random_round_trips(const bitsift_schema *s, bitsift_tree *t, unsigne
     bitsift_tree_free(back);
 }
 
+/* bitsift_gen_options.stop of a run whose signal came before it began. */
+static int always_stop(void)
+{
+    return 1;
+}
+
 static ssize_t discard(void *ctx, const char *buf, size_t size)
 {
     (void)ctx;
@@ -437,10 +443,24 @@ static void check_edges(const bitsift_schema *s, const uint8_t *text, size_t siz
         o.port_count = BITSIFT_GEN_MAX_PORTS + 1;
         CHECK(bitsift_gen_wireshark(s, &o, sink) == BITSIFT_E_ARGUMENT);
         o.port_count = 2;
+        /* Refused names, and those Wireshark refuses (one letter, a
+         * filter keyword, a built-in protocol), each with its message. */
+        static const char *const taken_names[] = {"x", "and", "udp"};
+        char why_ws[128];
+        o.error = why_ws;
+        o.error_size = sizeof why_ws;
         for (size_t i = 0; i < sizeof bad_names / sizeof bad_names[0]; i++) {
             o.name = bad_names[i];
-            CHECK(bitsift_gen_wireshark(s, &o, sink) == BITSIFT_E_ARGUMENT);
+            why_ws[0] = '\0';
+            CHECK(bitsift_gen_wireshark(s, &o, sink) == BITSIFT_E_ARGUMENT && why_ws[0]);
         }
+        for (size_t i = 0; i < sizeof taken_names / sizeof taken_names[0]; i++) {
+            o.name = taken_names[i];
+            why_ws[0] = '\0';
+            CHECK(bitsift_gen_wireshark(s, &o, sink) == BITSIFT_E_ARGUMENT && why_ws[0]);
+        }
+        o.error = NULL;
+        o.error_size = 0;
 
         /* The C generator's: a name that is no identifier, nothing to
          * write to, and a struct size limit of 8 bytes, which refuses all
@@ -449,6 +469,16 @@ static void check_edges(const bitsift_schema *s, const uint8_t *text, size_t siz
         bitsift_gen_options c = {"game_2", NULL, 0, 8, why, sizeof why, NULL, NULL, 0, NULL};
         bitsift_error e = bitsift_gen_c(s, &c, sink, sink);
         CHECK(e == BITSIFT_OK || (e == BITSIFT_E_LIMIT && why[0]) || e == BITSIFT_E_SCHEMA);
+        /* Asked to stop from the start (a signal at once): the generator
+         * ends with "interrupted" as soon as it polls, or finishes if it
+         * never needs to (nothing to name). */
+        c.max_struct_bytes = 0;
+        c.stop = always_stop;
+        e = bitsift_gen_c(s, &c, sink, sink);
+        CHECK(e == BITSIFT_OK || e == BITSIFT_E_SCHEMA || e == BITSIFT_E_ARGUMENT ||
+              (e == BITSIFT_E_LIMIT && strcmp(why, "interrupted") == 0));
+        c.stop = NULL;
+        c.max_struct_bytes = 8;
         CHECK(bitsift_gen_c(NULL, &c, sink, sink) == BITSIFT_E_ARGUMENT);
         CHECK(bitsift_gen_c(s, &c, NULL, sink) == BITSIFT_E_ARGUMENT);
         CHECK(bitsift_gen_fuzz(s, &c, sink, sink, NULL) == BITSIFT_E_ARGUMENT);
