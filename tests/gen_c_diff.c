@@ -30,7 +30,9 @@
 
 #include "gen.h"
 
-#define MAX_PACKET 70000
+/* A random packet takes at most BITSIFT_RANDOM_MAX_BYTES: every tree the
+ * library makes fits. */
+#define MAX_PACKET BITSIFT_RANDOM_MAX_BYTES
 
 static uint64_t rng_next(uint64_t *state)
 {
