@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""lib_call_graph.py -- the call-level dependency graph of libbitsift's
-objects, and a check that it has no cycle.
+"""lib_call_graph.py -- the call-level dependency graphs of the libraries'
+objects and of the command's, and a check of the layering: no cycle in
+either, and nothing in lib/ that calls into src/.
 
 An object A depends on an object B when A uses (nm: U) a symbol that B
 defines (T, D, B, R). The #include graph can be free of loops while the
 calls are not; this looks at what the linker sees.
 
+  lib_call_graph.py                    the three checks below, as TAP
   lib_call_graph.py [--graph] DIR|OBJECT...
 
-With --graph it prints every edge, "a -> b: sym, sym". As a test (no
---graph) it prints TAP: one point for the graph having no cycle, and on
-failure the cycle found with the symbols that make each edge.
+Without arguments it looks at $top_builddir's lib/ (every library's PIC
+objects, in subfolders too) and src/ (the objects of the bitsift
+program, bitsift-*.o, in subfolders too) and prints three TAP points: the
+graph of lib/ has no cycle, the graph of src/ has none, and no lib/
+object uses a symbol that a src/ object defines. With paths it checks the
+one graph of those objects; with --graph it prints every edge,
+"a -> b: sym, sym". On failure it prints the cycle or the calls found,
+with the symbols that make each edge.
 """
 import glob
 import os
@@ -26,6 +33,26 @@ def objects_in(path):
         found = sorted(glob.glob(os.path.join(path, ".libs", "*.o")))
         return found or sorted(glob.glob(os.path.join(path, "*.o")))
     return [path]
+
+
+def library_objects(top):
+    """The libraries' objects in top and its subfolders."""
+    found = []
+    for d, subdirs, _ in os.walk(top):
+        subdirs[:] = sorted(s for s in subdirs if s != ".libs")
+        found += objects_in(d)
+    return [o for o in found if o.endswith(".o")]
+
+
+def program_objects(top):
+    """The bitsift program's objects (automake names them bitsift-*.o,
+    for its own CFLAGS) in top and its subfolders; the unit tests' and
+    harnesses' copies of src/ files have other prefixes."""
+    found = []
+    for d, subdirs, _ in os.walk(top):
+        subdirs[:] = sorted(s for s in subdirs if s != ".libs")
+        found += sorted(glob.glob(os.path.join(d, "bitsift-*.o")))
+    return found
 
 
 def short_name(obj):
@@ -93,34 +120,67 @@ def find_cycle(edges):
     return None
 
 
+def report_cycle(number, what, objs):
+    """One TAP point: the graph of objs has no cycle."""
+    if not objs:
+        print("not ok %d - %s: no objects found" % (number, what))
+        return False
+    edges = build_graph(objs)
+    cycle = find_cycle(edges)
+    if cycle:
+        print("not ok %d - %s: the call graph of %d objects has a cycle" % (number, what, len(objs)))
+        for a, b in zip(cycle, cycle[1:]):
+            print("# %s -> %s uses %s" % (a, b, ", ".join(sorted(edges[a][b])[:6])))
+        return False
+    print("ok %d - %s: the call graph of %d objects has no cycle" % (number, what, len(objs)))
+    return True
+
+
+def report_upcalls(number, lib_objs, src_objs):
+    """One TAP point: no library object uses a symbol of the command."""
+    src_defined = {}
+    for o in src_objs:
+        for s in symbols(o)[0]:
+            src_defined[s] = short_name(o)
+    bad = []
+    for o in lib_objs:
+        for s in sorted(symbols(o)[1]):
+            if s in src_defined:
+                bad.append("%s -> %s: %s" % (short_name(o), src_defined[s], s))
+    if bad or not src_objs:
+        print("not ok %d - lib/ calls into src/ (%d calls)" % (number, len(bad)))
+        for b in bad[:20]:
+            print("# " + b)
+        return False
+    print("ok %d - no call from %d lib/ objects into %d src/ objects" % (number, len(lib_objs), len(src_objs)))
+    return True
+
+
 def main(argv):
     show = "--graph" in argv
     args = [a for a in argv if a != "--graph"]
+    if not args and not show:
+        top = os.environ.get("top_builddir", ".")
+        lib_objs = library_objects(os.path.join(top, "lib"))
+        src_objs = program_objects(os.path.join(top, "src"))
+        print("1..3")
+        ok = report_cycle(1, "lib/", lib_objs)
+        ok = report_cycle(2, "src/ (the bitsift program)", src_objs) and ok
+        ok = report_upcalls(3, lib_objs, src_objs) and ok
+        return 0 if ok else 1
     if not args:
-        lib = os.path.join(os.environ.get("top_builddir", "."), "lib")
-        args = [lib]
-    objs = [o for a in args for o in objects_in(a)]
+        args = [os.path.join(os.environ.get("top_builddir", "."), "lib")]
+    objs = [o for a in args for o in (library_objects(a) if os.path.isdir(a) else [a])]
     if not show:
         print("1..1")
-    if not objs:
-        print("not ok 1 - no objects found in %s" % " ".join(args))
-        return 1
+        return 0 if report_cycle(1, " ".join(args), objs) else 1
     edges = build_graph(objs)
-    if show:
-        for n in sorted(edges):
-            for m in sorted(edges[n]):
-                print("%s -> %s: %s" % (n, m, ", ".join(sorted(edges[n][m]))))
+    for n in sorted(edges):
+        for m in sorted(edges[n]):
+            print("%s -> %s: %s" % (n, m, ", ".join(sorted(edges[n][m]))))
     cycle = find_cycle(edges)
-    if show:
-        print("cycle: " + (" -> ".join(cycle) if cycle else "none"))
-        return 1 if cycle else 0
-    if cycle:
-        print("not ok 1 - the call graph of %d objects has a cycle" % len(objs))
-        for a, b in zip(cycle, cycle[1:]):
-            print("# %s -> %s uses %s" % (a, b, ", ".join(sorted(edges[a][b])[:6])))
-        return 1
-    print("ok 1 - the call graph of %d objects has no cycle" % len(objs))
-    return 0
+    print("cycle: " + (" -> ".join(cycle) if cycle else "none"))
+    return 1 if cycle else 0
 
 
 if __name__ == "__main__":
