@@ -168,9 +168,12 @@ static void check_tree(bitsift_tree *t)
     }
 }
 
-/* The statistics of every input so far, as `bitsift stats` keeps them:
- * memory fixed by the schemas, however many inputs. */
+/* The statistics of the inputs so far, as `bitsift stats` keeps them:
+ * memory fixed by the schemas, however many inputs. Made anew every
+ * STATS_LIFETIME inputs, so that freeing one is exercised too. */
 static bitsift_stats *stats;
+static unsigned stats_inputs;
+#define STATS_LIFETIME 64
 
 /* Bits of one packet type's top-level fields and framing fields, over the
  * packets profiled so far. */
@@ -178,8 +181,10 @@ static uint64_t stats_accounted(int schema, unsigned type, const bitsift_type_st
 {
     const bitsift_schema *s = fuzz_schema((size_t)schema);
     uint64_t sum = 0;
-    for (int k = 0; k < BITSIFT_STATS_FRAMING_FIELDS; k++)
+    for (int k = 0; k < BITSIFT_STATS_FRAMING_FIELDS; k++) {
+        CHECK(bitsift_stats_place_name((bitsift_stats_place)k) != NULL);
         sum += t->framing[k].total;
+    }
     for (size_t i = 0; i < t->field_count; i++) {
         bitsift_field_info info;
         bitsift_field_stats f;
@@ -198,17 +203,28 @@ static uint64_t stats_accounted(int schema, unsigned type, const bitsift_type_st
 static void stats_agree(size_t schema_index, const uint8_t *data, size_t size,
                         const bitsift_result *by_visitor)
 {
-    if (!stats)
+    if (stats_inputs++ % STATS_LIFETIME == 0) {
+        bitsift_stats_free(stats);
         stats = bitsift_stats_create(fuzz_schema_list(), fuzz_schema_count());
+    }
     CHECK(stats != NULL);
     int schema = (int)schema_index;
+    const bitsift_schema *s = fuzz_schema(schema_index);
+    CHECK(bitsift_stats_schema_count(stats) == fuzz_schema_count());
+    CHECK(bitsift_stats_schema(stats, schema) == s && bitsift_stats_schema(stats, -1) == NULL);
     /* A time from the input's hash, before and after the first input's,
      * so that the buckets widen. */
     bitsift_stats_add_time(stats, schema, by_visitor->packet_type,
                            (int64_t)(fuzz_input_hash(data, size) % 100000) - 50000, size);
     bitsift_result res;
+    /* An index no schema has is refused, not read past. */
+    CHECK(!bitsift_stats_add_packet(stats, -1, data, size, DECODE_FLAGS, &res) &&
+          res.status == BITSIFT_E_ARGUMENT);
     unsigned type = by_visitor->packet_type >= 0 ? (unsigned)by_visitor->packet_type : 0;
     bitsift_type_stats before, after;
+    bitsift_field_stats field;
+    CHECK(!bitsift_stats_type(stats, schema, bitsift_schema_packet_count(s) + 1, &before));
+    CHECK(!bitsift_stats_field(stats, schema, bitsift_schema_field_count(s), &field));
     uint64_t valid_bits = bitsift_stats_valid_bits(stats), accounted = 0;
     bool valid = by_visitor->status == BITSIFT_OK;
     if (valid) {
