@@ -26,7 +26,11 @@
  *   - protocol detection names a schema that is in the list;
  * and, one cross-check an input (which one: a hash of its bytes, so that a
  * finding replays the same way; each gets a fifth of the inputs):
- *   - the decode without absent events and paths agrees with the visitor's;
+ *   - the decode without absent events and paths agrees with the visitor's,
+ *     and so does the one `bitsift stats` profiles with (<bitsift/stats.h>,
+ *     over every input so far): a valid packet counts once in its type, its
+ *     top-level fields and framing fields account for its every bit, and an
+ *     invalid one is counted by its failure;
  *   - the tree decode agrees with the visitor's on status, packet type,
  *     bits and failure position, and each value node of the tree is found
  *     again by its own path;
@@ -47,7 +51,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define BITSIFT_EXPERIMENTAL
 #include "bitsift.h"
+#include "bitsift/stats.h"
 #include "packet_schemas.h"
 #include "check_choice.h"
 #include "reseal.h"
@@ -162,6 +168,93 @@ static void check_tree(bitsift_tree *t)
     }
 }
 
+/* The statistics of the inputs so far, as `bitsift stats` keeps them:
+ * memory fixed by the schemas, however many inputs. Made anew every
+ * STATS_LIFETIME inputs, so that freeing one is exercised too. */
+static bitsift_stats *stats;
+static unsigned stats_inputs;
+#define STATS_LIFETIME 64
+
+/* Bits of one packet type's top-level fields and framing fields, over the
+ * packets profiled so far. */
+static uint64_t stats_accounted(int schema, unsigned type, const bitsift_type_stats *t)
+{
+    const bitsift_schema *s = fuzz_schema((size_t)schema);
+    uint64_t sum = 0;
+    for (int k = 0; k < BITSIFT_STATS_FRAMING_FIELDS; k++) {
+        CHECK(bitsift_stats_place_name((bitsift_stats_place)k) != NULL);
+        sum += t->framing[k].total;
+    }
+    for (size_t i = 0; i < t->field_count; i++) {
+        bitsift_field_info info;
+        bitsift_field_stats f;
+        CHECK(bitsift_schema_field_info(s, t->field_ids[i], &info) && info.packet_type == type);
+        CHECK(bitsift_stats_field(stats, schema, t->field_ids[i], &f));
+        CHECK(f.bits.min <= f.bits.max && f.saving_total <= f.observed.count * 64);
+        if (f.fitted)
+            CHECK(f.declared_bits <= 64 && f.fitted_bits <= 64);
+        if (info.depth == 1)
+            sum += f.bits.total;
+    }
+    return sum;
+}
+
+/* The statistics' decode of the input against the visitor's. */
+static void stats_agree(size_t schema_index, const uint8_t *data, size_t size,
+                        const bitsift_result *by_visitor)
+{
+    if (stats_inputs++ % STATS_LIFETIME == 0) {
+        bitsift_stats_free(stats);
+        stats = bitsift_stats_create(fuzz_schema_list(), fuzz_schema_count());
+    }
+    CHECK(stats != NULL);
+    int schema = (int)schema_index;
+    const bitsift_schema *s = fuzz_schema(schema_index);
+    CHECK(bitsift_stats_schema_count(stats) == fuzz_schema_count());
+    CHECK(bitsift_stats_schema(stats, schema) == s && bitsift_stats_schema(stats, -1) == NULL);
+    /* A time from the input's hash, before and after the first input's,
+     * so that the buckets widen. */
+    bitsift_stats_add_time(stats, schema, by_visitor->packet_type,
+                           (int64_t)(fuzz_input_hash(data, size) % 100000) - 50000, size);
+    bitsift_result res;
+    /* An index no schema has is refused, not read past. */
+    CHECK(!bitsift_stats_add_packet(stats, -1, data, size, DECODE_FLAGS, &res) &&
+          res.status == BITSIFT_E_ARGUMENT);
+    unsigned type = by_visitor->packet_type >= 0 ? (unsigned)by_visitor->packet_type : 0;
+    bitsift_type_stats before, after;
+    bitsift_field_stats field;
+    CHECK(!bitsift_stats_type(stats, schema, bitsift_schema_packet_count(s) + 1, &before));
+    CHECK(!bitsift_stats_field(stats, schema, bitsift_schema_field_count(s), &field));
+    uint64_t valid_bits = bitsift_stats_valid_bits(stats), accounted = 0;
+    bool valid = by_visitor->status == BITSIFT_OK;
+    if (valid) {
+        CHECK(bitsift_stats_type(stats, schema, type, &before));
+        accounted = stats_accounted(schema, type, &before);
+    }
+    CHECK(bitsift_stats_add_packet(stats, schema, data, size, DECODE_FLAGS, &res) == valid);
+    CHECK(res.status == by_visitor->status && res.bits == by_visitor->bits);
+    CHECK(res.packet_type == by_visitor->packet_type && res.failure.bit == by_visitor->failure.bit);
+    if (!valid) {
+        CHECK(bitsift_stats_valid_bits(stats) == valid_bits);
+        bitsift_stats_add_failure(stats, schema, by_visitor);
+        bitsift_stats_add_failure(stats, -1, by_visitor);
+        CHECK(bitsift_stats_no_protocol_errors(stats)[by_visitor->status] > 0);
+        return;
+    }
+    CHECK(bitsift_stats_type(stats, schema, type, &after));
+    CHECK(after.packets == before.packets + 1);
+    CHECK(after.bits.total == before.bits.total + res.bits);
+    CHECK(after.bits.min <= res.bits && res.bits <= after.bits.max);
+    CHECK(bitsift_stats_valid_bits(stats) == valid_bits + res.bits);
+    CHECK(stats_accounted(schema, type, &after) == accounted + res.bits);
+    bitsift_bandwidth bw;
+    bitsift_bandwidth_series series;
+    bitsift_stats_bandwidth(stats, &bw);
+    CHECK(bw.has_start && bw.buckets <= BITSIFT_STATS_MAX_BUCKETS && bw.series_count > 0);
+    CHECK(bitsift_stats_series(stats, bw.series_count - 1, &series));
+    CHECK(!bitsift_stats_series(stats, bw.series_count, &series));
+}
+
 /* The cross-checks one of which each input gets. */
 enum cross_check {
     CROSS_PRESENT, /* no absent events, no paths */
@@ -197,6 +290,7 @@ static void cross_check(enum cross_check check, size_t schema_index, const uint8
         CHECK(strcmp(by_present.path, by_visitor->path) == 0);
         CHECK(present.absent == 0 && present.leaves == w->leaves - w->absent);
         CHECK(present.leaf_bits == w->leaf_bits);
+        stats_agree(schema_index, data, size, by_visitor);
         break;
     }
     case CROSS_TREE: {

@@ -39,7 +39,8 @@ endif
 noinst_HEADERS += tests/test_util.h
 if HAVE_CMOCKA
 UNIT_TESTS = tests/test-bits tests/test-primitives tests/test-failure tests/test-serialize \
-	tests/test-serialize-parts tests/test-random-reader tests/test-cfloat-round-trip
+	tests/test-serialize-parts tests/test-random-reader tests/test-cfloat-round-trip \
+	tests/test-stats
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -65,6 +66,9 @@ tests_test_random_reader_LDADD = $(UNIT_LDADD)
 tests_test_cfloat_round_trip_SOURCES = tests/test_cfloat_round_trip.c
 tests_test_cfloat_round_trip_CFLAGS = $(UNIT_CFLAGS)
 tests_test_cfloat_round_trip_LDADD = $(UNIT_LDADD)
+tests_test_stats_SOURCES = tests/test_stats.c
+tests_test_stats_CFLAGS = $(UNIT_CFLAGS)
+tests_test_stats_LDADD = $(UNIT_LDADD)
 tests_test_packet_SOURCES = tests/test_packet.c
 tests_test_packet_CFLAGS = $(UNIT_CFLAGS) $(ZLIB_CFLAGS)
 tests_test_packet_LDADD = $(UNIT_LDADD) $(ZLIB_LIBS)
