@@ -29,10 +29,10 @@ import sys
 def objects_in(path):
     if os.path.isdir(path):
         # libtool keeps PIC objects in .libs; a --disable-shared build
-        # keeps them beside the .lo files. Folders by concern (lib/analysis)
-        # keep theirs in their own .libs.
-        found = sorted(glob.glob(os.path.join(path, "**", ".libs", "*.o"), recursive=True))
-        return found or sorted(glob.glob(os.path.join(path, "**", "*.o"), recursive=True))
+        # keeps them beside the .lo files. (library_objects walks the
+        # folders by concern, lib/analysis, each with its own .libs.)
+        found = sorted(glob.glob(os.path.join(path, ".libs", "*.o")))
+        return found or sorted(glob.glob(os.path.join(path, "*.o")))
     return [path]
 
 
