@@ -4,9 +4,11 @@
 lib_LTLIBRARIES += lib/libbitsift.la
 include_HEADERS += lib/bitsift.h
 # What a user includes: <bitsift/bits.h> (the bit layer) and
-# <bitsift/schema.h> (the schema API), or <bitsift.h> for both.
+# <bitsift/schema.h> (the schema API), or <bitsift.h> for both; behind
+# BITSIFT_EXPERIMENTAL, <bitsift/filter.h> (display filters).
 bitsiftincludedir = $(includedir)/bitsift
-bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h lib/bitsift/gen.h
+bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h lib/bitsift/gen.h \
+	lib/bitsift/filter.h
 LIBBITSIFT_INTERNALS = lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h \
 	lib/schema_compile.h lib/relative_tiers.h lib/field_types.h lib/field_read.h \
 	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h
@@ -50,7 +52,11 @@ lib_libbitsift_la_SOURCES = \
 	lib/gen_wireshark.c \
 	lib/gen_wireshark_names.h \
 	lib/gen_c.c \
-	lib/gen_c_names.h
+	lib/gen_c_names.h \
+	lib/analysis/filter_internal.h \
+	lib/analysis/filter_parse.c \
+	lib/analysis/filter_bind.c \
+	lib/analysis/filter.c
 # The Wireshark generator's Lua run time, as a C array of lines.
 nodist_lib_libbitsift_la_SOURCES = lib/gen_wireshark_lua.h
 BUILT_SOURCES = lib/gen_wireshark_lua.h

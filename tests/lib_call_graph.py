@@ -21,16 +21,26 @@ import sys
 
 def objects_in(path):
     if os.path.isdir(path):
-        # libtool keeps PIC objects in .libs; a --disable-shared build
-        # keeps them beside the .lo files.
-        found = sorted(glob.glob(os.path.join(path, ".libs", "*.o")))
-        return found or sorted(glob.glob(os.path.join(path, "*.o")))
+        # The library's folders by concern (lib/analysis/...) too.
+        found = []
+        for folder, dirs, _ in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if d != ".libs" and not d.startswith(".deps"))
+            # libtool keeps PIC objects in .libs; a --disable-shared build
+            # keeps them beside the .lo files.
+            objs = sorted(glob.glob(os.path.join(folder, ".libs", "*.o")))
+            found += objs or sorted(glob.glob(os.path.join(folder, "*.o")))
+        return found
     return [path]
 
 
 def short_name(obj):
     base = os.path.basename(obj)[:-2]
-    return base.split("-", 1)[1] if "-" in base else base
+    base = base.split("-", 1)[1] if "-" in base else base
+    # A folder's objects are named with it: analysis/filter.
+    folder = os.path.basename(os.path.dirname(obj))
+    if folder == ".libs":
+        folder = os.path.basename(os.path.dirname(os.path.dirname(obj)))
+    return base if folder == "lib" else folder + "/" + base
 
 
 def symbols(obj):
