@@ -75,8 +75,9 @@ for t in $FUZZ_TARGETS; do
     echo "coverage: $t: $(grep -c '^ok' "$work/replay_$t.log") inputs replayed"
 done
 
-# gcov -b -n prints, per source file (libbitsift's: the fuzzing kit,
-# lib/fuzz_*.c, is linked for the harnesses but not measured):
+# gcov -b -n prints, per source file (libbitsift's, in lib/ and its
+# folders: the fuzzing kit, lib/fuzz_*.c, is linked for the harnesses but
+# not measured):
 #   File 'lib/bit_reader.c'
 #   Lines executed:95.00% of 100
 #   Branches executed:90.00% of 50

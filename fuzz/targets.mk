@@ -101,6 +101,24 @@ fuzz_fuzz_roundtrip_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 FUZZ_BINARIES += fuzz/fuzz_roundtrip
 endif
 
+## fuzz_filter
+FUZZ_TARGETS += fuzz_filter
+EXTRA_DIST += corpus/fuzz_filter fuzz/fuzz_filter.options fuzz/fuzz_filter.dict
+check_PROGRAMS += fuzz/replay_fuzz_filter
+TESTS += fuzz/replay_fuzz_filter
+fuzz_replay_fuzz_filter_SOURCES = fuzz/fuzz_filter.c fuzz/packet_schemas.c fuzz/replay_main.c
+nodist_fuzz_replay_fuzz_filter_SOURCES = fuzz/bundled_schemas.c
+fuzz_replay_fuzz_filter_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_filter"'
+fuzz_replay_fuzz_filter_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
+if ENABLE_FUZZING
+fuzz_fuzz_filter_SOURCES = fuzz/fuzz_filter.c fuzz/packet_schemas.c
+nodist_fuzz_fuzz_filter_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_filter_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_filter_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_filter_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
+FUZZ_BINARIES += fuzz/fuzz_filter
+endif
+
 ## fuzz_capture
 FUZZ_TARGETS += fuzz_capture
 EXTRA_DIST += corpus/fuzz_capture fuzz/fuzz_capture.options
@@ -126,13 +144,13 @@ FUZZ_TARGETS += fuzz_encode
 EXTRA_DIST += corpus/fuzz_encode fuzz/fuzz_encode.options fuzz/fuzz_encode.dict
 check_PROGRAMS += fuzz/replay_fuzz_encode
 TESTS += fuzz/replay_fuzz_encode
-fuzz_replay_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c src/cmd_encode.c src/cli.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c src/encap.c src/out.c src/float_format.c src/output_file.c src/filter.c src/frame_select.c fuzz/replay_main.c
+fuzz_replay_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c src/cmd_encode.c src/cli.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c src/encap.c src/out.c src/float_format.c src/output_file.c src/frame_select.c fuzz/replay_main.c
 nodist_fuzz_replay_fuzz_encode_SOURCES = fuzz/bundled_schemas.c
 fuzz_replay_fuzz_encode_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_encode"'
 fuzz_replay_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
 fuzz_replay_fuzz_encode_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(PCAP_LIBS) $(JANSSON_LIBS)
 if ENABLE_FUZZING
-fuzz_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c src/cmd_encode.c src/cli.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c src/encap.c src/out.c src/float_format.c src/output_file.c src/filter.c src/frame_select.c
+fuzz_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c src/cmd_encode.c src/cli.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c src/encap.c src/out.c src/float_format.c src/output_file.c src/frame_select.c
 nodist_fuzz_fuzz_encode_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_encode_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(JANSSON_CFLAGS)

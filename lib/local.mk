@@ -5,10 +5,11 @@ lib_LTLIBRARIES += lib/libbitsift.la
 include_HEADERS += lib/bitsift.h
 # What a user includes: <bitsift/bits.h> (the bit layer) and
 # <bitsift/schema.h> (the schema API), or <bitsift.h> for both; the
-# analysis headers (<bitsift/stats.h>) are experimental, outside the umbrella.
+# analysis headers are experimental (BITSIFT_EXPERIMENTAL), outside the
+# umbrella: <bitsift/analysis.h> includes them all.
 bitsiftincludedir = $(includedir)/bitsift
 bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h lib/bitsift/gen.h \
-	lib/bitsift/stats.h
+	lib/bitsift/stats.h lib/bitsift/filter.h
 LIBBITSIFT_INTERNALS = lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h \
 	lib/schema_compile.h lib/relative_tiers.h lib/field_types.h lib/field_read.h \
 	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h
@@ -56,7 +57,11 @@ lib_libbitsift_la_SOURCES = \
 	lib/analysis/stats_internal.h \
 	lib/analysis/stats.c \
 	lib/analysis/stats_failures.c \
-	lib/analysis/stats_bandwidth.c
+	lib/analysis/stats_bandwidth.c \
+	lib/analysis/filter_internal.h \
+	lib/analysis/filter_parse.c \
+	lib/analysis/filter_bind.c \
+	lib/analysis/filter.c
 # The Wireshark generator's Lua run time, as a C array of lines.
 nodist_lib_libbitsift_la_SOURCES = lib/gen_wireshark_lua.h
 BUILT_SOURCES = lib/gen_wireshark_lua.h

@@ -11,8 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#define BITSIFT_EXPERIMENTAL /* -Y: <bitsift/filter.h> */
+#include "bitsift/filter.h"
+
 #include "cli.h"
-#include "filter.h"
 
 const char *cli_program = "bitsift";
 
@@ -201,6 +203,20 @@ static int stdin_taken_twice(const struct cli *c)
     return schemas && schemas + others > 1;
 }
 
+/* Why -Y did not compile: "-Y column N: what", cut at 511 bytes as the
+ * command always cut it; an allocation failure is no fault of the
+ * expression's and says so alone when it has no column. */
+static void print_filter_error(const bitsift_filter_error *err)
+{
+    enum { MESSAGE_MAX = 511 };
+    char where[32] = "";
+    if (err->column)
+        snprintf(where, sizeof where, "-Y column %u: ", err->column);
+    else if (err->kind != BITSIFT_E_NOMEM)
+        strcpy(where, "-Y: ");
+    cli_error("%s%.*s", where, (int)(MESSAGE_MAX - strlen(where)), err->message);
+}
+
 int cli_load_schemas(struct cli *c)
 {
     if (c->schema_path_count == 0) {
@@ -224,11 +240,12 @@ int cli_load_schemas(struct cli *c)
         return -1;
     }
     if (c->display_filter) {
-        char message[512];
-        c->display = filter_compile(c->display_filter, (const bitsift_schema *const *)c->schemas,
-                                    c->schema_count, message, sizeof message);
+        bitsift_filter_error err;
+        c->display = bitsift_filter_compile(c->display_filter,
+                                            (const bitsift_schema *const *)c->schemas,
+                                            c->schema_count, &err);
         if (!c->display) {
-            cli_error("%s", message);
+            print_filter_error(&err);
             return -1;
         }
     }
@@ -240,7 +257,7 @@ void cli_free(struct cli *c)
     for (size_t i = 0; i < c->schema_count; i++)
         bitsift_schema_free(c->schemas[i]);
     c->schema_count = 0;
-    filter_free(c->display);
+    bitsift_filter_free(c->display);
     c->display = NULL;
     frame_select_free(&c->frames);
     free(c->bpf);

@@ -25,7 +25,7 @@
 #define CLI_MAX_SCHEMAS 64
 #define CLI_MAX_PORTS   64
 
-struct filter;
+struct bitsift_filter;
 
 enum cli_format { FORMAT_TEXT, FORMAT_JSON };
 
@@ -43,7 +43,7 @@ struct cli {
     const char *junit;    /* --junit FILE */
     uint64_t max_errors;  /* --max-errors, 0 = no limit */
     int allow_empty;      /* --allow-empty: validate of no packet exits 0 */
-    const char *display_filter; /* -Y EXPR (filter.h), compiled by cli_load_schemas */
+    const char *display_filter; /* -Y EXPR (bitsift/filter.h), compiled by cli_load_schemas */
     struct frame_select frames; /* --frame (empty: every frame) */
     int no_crc;           /* --no-crc: decode past a CRC mismatch (one schema only) */
     const char *output;   /* encode -o */
@@ -62,7 +62,7 @@ struct cli {
     /* Loaded by cli_load_schemas. */
     bitsift_schema *schemas[CLI_MAX_SCHEMAS];
     size_t schema_count;
-    struct filter *display; /* -Y compiled against them (filter.h), or NULL */
+    struct bitsift_filter *display; /* -Y compiled against them, or NULL */
     char *bpf; /* the filter handed to libpcap (-f and -p combined) */
     /* Set when any input problem was reported. */
     int trouble;

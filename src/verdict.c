@@ -5,7 +5,9 @@
  */
 #include <string.h>
 
-#include "filter.h"
+#define BITSIFT_EXPERIMENTAL /* -Y: <bitsift/filter.h> */
+#include "bitsift/filter.h"
+
 #include "record.h"
 #include "verdict.h"
 
@@ -57,17 +59,10 @@ int verdict_take(struct cli *c, const uint8_t *data, size_t size, struct verdict
     }
     if (!c->display) /* no -Y: every packet */
         return 1;
-    struct filter_state st;
-    filter_begin(&st, c->display, v->schema_index);
-    if (filter_needs_fields(c->display, v->schema_index, v->res.packet_type)) {
-        bitsift_visitor visitor = filter_visitor(&st);
-        bitsift_result scratch;
-        bitsift_decode(v->schema, data, size,
-                       v->flags | BITSIFT_DECODE_NO_PATHS | BITSIFT_DECODE_NO_ABSENT, &visitor,
-                       &scratch);
-    }
-    struct filter_facts facts = {v->schema_index, &v->res, v->crc_mismatch};
-    return filter_end(&st, &facts);
+    /* One call: the second decode, with the filter's visitor, happens in
+     * the library and only when the filter names fields of this type. */
+    bitsift_filter_facts facts = {v->schema_index, &v->res, v->crc_mismatch};
+    return bitsift_filter_judge(c->display, &facts, data, size, v->flags);
 }
 
 void verdict_text_note(struct out *o, const struct verdict *v)

@@ -6,17 +6,23 @@
 # tshark. tests/cli/prepare-data.sh regenerates tests/cli/data.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture \
-	tests/cli/test-float-format tests/cli/test-fields tests/cli/test-filter
+	tests/cli/test-float-format tests/cli/test-fields tests/cli/test-filter \
+	tests/cli/test-frame-select
 TESTS += tests/cli/test-decap tests/cli/test-out tests/cli/test-capture \
-	tests/cli/test-float-format tests/cli/test-fields tests/cli/test-filter
+	tests/cli/test-float-format tests/cli/test-fields tests/cli/test-filter \
+	tests/cli/test-frame-select
 endif
-# The -Y compiler on hostile text and --frame lists (filter-check.py checks
-# the filters against an independent evaluation over decode's JSON).
-tests_cli_test_filter_SOURCES = tests/cli/test_filter.c src/filter.c src/filter.h \
-	src/frame_select.c src/frame_select.h
-tests_cli_test_filter_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+# The -Y compiler (libbitsift's display filters) on hostile text
+# (filter-check.py checks the filters against an independent evaluation
+# over decode's JSON), and --frame lists.
+tests_cli_test_filter_SOURCES = tests/cli/test_filter.c
 tests_cli_test_filter_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_cli_test_filter_LDADD = lib/libbitsift.la $(CMOCKA_LIBS) -lm
+tests_cli_test_filter_LDADD = lib/libbitsift.la $(CMOCKA_LIBS)
+tests_cli_test_frame_select_SOURCES = tests/cli/test_frame_select.c src/frame_select.c \
+	src/frame_select.h
+tests_cli_test_frame_select_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_cli_test_frame_select_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_cli_test_frame_select_LDADD = $(CMOCKA_LIBS)
 tests_cli_test_decap_SOURCES = tests/cli/test_decap.c src/decap.c
 tests_cli_test_decap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_decap_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

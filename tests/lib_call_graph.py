@@ -58,7 +58,12 @@ def program_objects(top):
 
 def short_name(obj):
     base = os.path.basename(obj)[:-2]
-    return base.split("-", 1)[1] if "-" in base else base
+    base = base.split("-", 1)[1] if "-" in base else base
+    # A folder's objects are named with it: analysis/filter.
+    folder = os.path.basename(os.path.dirname(obj))
+    if folder == ".libs":
+        folder = os.path.basename(os.path.dirname(os.path.dirname(obj)))
+    return base if folder == "lib" else folder + "/" + base
 
 
 def symbols(obj):

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_filter.c -- the -Y expression compiler on hostile text, and the
- * --frame list parser: every text either compiles or gets a message,
- * never a crash, a hang or a leak; limits hold; judgements from events.
- * The agreement of filters with an independent evaluation over decode's
- * JSON is tests/cli/filter-check.py.
+ * test_filter.c -- libbitsift's display filters (bitsift/filter.h, the
+ * language of -Y) on hostile text: every text either compiles or gets a
+ * message and its column, never a crash, a hang or a leak; limits hold;
+ * judgements from events. The agreement of filters with an independent
+ * evaluation over decode's JSON is tests/cli/filter-check.py.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "filter.h"
-#include "frame_select.h"
+#define BITSIFT_EXPERIMENTAL
+#include <bitsift/filter.h>
 
 static const char arena_text[] =
     "protocol arena { id 0x41524e41; crc on; end_check \"end of packet\"; }\n"
@@ -36,14 +36,16 @@ static bitsift_schema *arena(void)
     return s;
 }
 
-/* Compile; NULL with a non-empty message, or a filter. */
-static struct filter *compile(bitsift_schema *s, const char *text, char *error, size_t size)
+/* Compile; NULL with a non-empty, terminated message, or a filter. */
+static bitsift_filter *compile(bitsift_schema *s, const char *text, bitsift_filter_error *err)
 {
-    error[0] = '\0';
+    memset(err, 0x55, sizeof *err);
     const bitsift_schema *const list[1] = {s};
-    struct filter *f = filter_compile(text, list, 1, error, size);
-    if (!f)
-        assert_true(error[0] != '\0');
+    bitsift_filter *f = bitsift_filter_compile(text, list, 1, err);
+    if (!f) {
+        assert_true(err->message[0] != '\0');
+        assert_true(memchr(err->message, '\0', sizeof err->message) != NULL);
+    }
     return f;
 }
 
@@ -51,7 +53,7 @@ static void accepts_the_language(void **state)
 {
     (void)state;
     bitsift_schema *s = arena();
-    char error[512];
+    bitsift_filter_error err;
     const char *good[] = {
         "Snapshot",
         "snapshot",
@@ -69,10 +71,10 @@ static void accepts_the_language(void **state)
         "not Snapshot.players[]",
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        struct filter *f = compile(s, good[i], error, sizeof error);
+        bitsift_filter *f = compile(s, good[i], &err);
         if (!f)
-            fail_msg("%s: %s", good[i], error);
-        filter_free(f);
+            fail_msg("%s: %s", good[i], err.message);
+        bitsift_filter_free(f);
     }
     bitsift_schema_free(s);
 }
@@ -81,7 +83,7 @@ static void refuses_with_a_reason(void **state)
 {
     (void)state;
     bitsift_schema *s = arena();
-    char error[512];
+    bitsift_filter_error err;
     const struct {
         const char *text, *message;
     } bad[] = {
@@ -109,11 +111,31 @@ static void refuses_with_a_reason(void **state)
         {"error.nope", "kind, field and bit"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        struct filter *f = compile(s, bad[i].text, error, sizeof error);
+        bitsift_filter *f = compile(s, bad[i].text, &err);
         if (f)
             fail_msg("accepted: %s", bad[i].text);
-        if (!strstr(error, bad[i].message))
-            fail_msg("%s: \"%s\" does not say \"%s\"", bad[i].text, error, bad[i].message);
+        if (!strstr(err.message, bad[i].message))
+            fail_msg("%s: \"%s\" does not say \"%s\"", bad[i].text, err.message,
+                     bad[i].message);
+    }
+    /* Where: the column of the token at fault, or of the test it is in. */
+    const struct {
+        const char *text;
+        unsigned column;
+        bitsift_error kind;
+    } where[] = {
+        {"Snapshot.gravity # 1", 18, BITSIFT_E_ARGUMENT},
+        {"Snapshot && Snapshot.nope < 1", 13, BITSIFT_E_ARGUMENT},
+        {"Snapshot.gravity < \"\\q\"", 22, BITSIFT_E_ARGUMENT},
+        {"", 1, BITSIFT_E_ARGUMENT},
+    };
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
+        assert_null(compile(s, where[i].text, &err));
+        if (err.column != where[i].column || err.kind != where[i].kind)
+            fail_msg("%s: column %u kind %d, not column %u kind %d", where[i].text, err.column,
+                     (int)err.kind, where[i].column, (int)where[i].kind);
+        /* The message says what, bitsift prints where. */
+        assert_null(strstr(err.message, "column"));
     }
     bitsift_schema_free(s);
 }
@@ -122,29 +144,37 @@ static void limits_hold(void **state)
 {
     (void)state;
     bitsift_schema *s = arena();
-    char error[512];
-    static char text[FILTER_MAX_TEXT * 2];
+    bitsift_filter_error err;
+    static char text[BITSIFT_FILTER_MAX_TEXT * 2];
     /* Nesting: no stack overflow, a message. */
     memset(text, '(', 3000);
     strcpy(text + 3000, "Snapshot");
-    assert_null(compile(s, text, error, sizeof error));
+    assert_null(compile(s, text, &err));
     memset(text, '!', 4000);
     strcpy(text + 4000, "Snapshot");
-    assert_null(compile(s, text, error, sizeof error));
+    assert_null(compile(s, text, &err));
     /* Too many tests. */
     text[0] = '\0';
-    for (int i = 0; i < FILTER_MAX_TESTS + 1; i++)
+    for (int i = 0; i < BITSIFT_FILTER_MAX_TESTS + 1; i++)
         strcat(text, i ? " || Snapshot" : "Snapshot");
-    assert_null(compile(s, text, error, sizeof error));
-    assert_non_null(strstr(error, "too many tests"));
+    assert_null(compile(s, text, &err));
+    assert_non_null(strstr(err.message, "too many tests"));
+    assert_int_equal(err.kind, BITSIFT_E_LIMIT);
     /* Too long. */
     memset(text, ' ', sizeof text - 1);
     text[sizeof text - 1] = '\0';
-    assert_null(compile(s, text, error, sizeof error));
-    /* A tiny error buffer is still terminated. */
-    char tiny[8];
-    assert_null(compile(s, "Snapshot.nope", tiny, sizeof tiny));
-    assert_true(strlen(tiny) < sizeof tiny);
+    assert_null(compile(s, text, &err));
+    assert_int_equal(err.kind, BITSIFT_E_LIMIT);
+    assert_int_equal(err.column, 0);
+    /* A message longer than its buffer is cut and still terminated. */
+    strcpy(text, "Snapshot.");
+    memset(text + 9, 'a', 2000);
+    text[2009] = '\0';
+    assert_null(compile(s, text, &err));
+    assert_true(strlen(err.message) == sizeof err.message - 1);
+    /* No error wanted: NULL is fine. */
+    const bitsift_schema *const list[1] = {s};
+    assert_null(bitsift_filter_compile("Snapshot.nope", list, 1, NULL));
     bitsift_schema_free(s);
 }
 
@@ -169,7 +199,8 @@ static void hostile_text(void **state)
         "!", "(", ")", "\"", "\\", "\\x4", "1", "-", "0x", ".5e", "Blue", "error", ".kind",
         ".field", "crc", " ", "contains", "Hello.token", "\"ab\"", "true", "[", "]", "\xff",
         "\0"};
-    char error[512], text[256];
+    bitsift_filter_error err;
+    char text[256];
     unsigned compiled = 0;
     for (int round = 0; round < 20000; round++) {
         size_t n = 0;
@@ -189,9 +220,9 @@ static void hostile_text(void **state)
             }
         }
         text[n] = '\0';
-        struct filter *f = compile(s, text, error, sizeof error);
+        bitsift_filter *f = compile(s, text, &err);
         compiled += f != NULL;
-        filter_free(f);
+        bitsift_filter_free(f);
     }
     assert_true(compiled > 0); /* the soup does hit the language */
     bitsift_schema_free(s);
@@ -203,7 +234,7 @@ static void judges_any_element(void **state)
 {
     (void)state;
     bitsift_schema *s = arena();
-    char error[512];
+    bitsift_filter_error err;
     int health = -1;
     for (unsigned id = 0; id < bitsift_schema_field_count(s); id++) {
         bitsift_field_info info;
@@ -227,13 +258,13 @@ static void judges_any_element(void **state)
     res.packet_type = 1;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bitsift_schema *const list[1] = {s};
-        struct filter *f = filter_compile(cases[i].text, list, 1, error, sizeof error);
+        bitsift_filter *f = bitsift_filter_compile(cases[i].text, list, 1, &err);
         if (!f)
-            fail_msg("%s: %s", cases[i].text, error);
-        assert_true(filter_needs_fields(f, 0, 1) || !strstr(cases[i].text, "health"));
-        struct filter_state st;
-        filter_begin(&st, f, 0);
-        bitsift_visitor v = filter_visitor(&st);
+            fail_msg("%s: %s", cases[i].text, err.message);
+        assert_true(bitsift_filter_needs_fields(f, 0, 1) || !strstr(cases[i].text, "health"));
+        bitsift_filter_state st;
+        bitsift_filter_begin(&st, f, 0);
+        bitsift_visitor v = bitsift_filter_visitor(&st);
         int values[] = {5, 50};
         for (int k = 0; k < 2; k++) {
             bitsift_event ev;
@@ -244,48 +275,12 @@ static void judges_any_element(void **state)
             ev.value.i = values[k];
             v.field(v.ctx, &ev);
         }
-        struct filter_facts facts = {0, &res, 0};
-        if (filter_end(&st, &facts) != cases[i].expected)
+        bitsift_filter_facts facts = {0, &res, 0};
+        if (bitsift_filter_end(&st, &facts) != cases[i].expected)
             fail_msg("%s: expected %d", cases[i].text, cases[i].expected);
-        filter_free(f);
+        bitsift_filter_free(f);
     }
     bitsift_schema_free(s);
-}
-
-static void frame_lists(void **state)
-{
-    (void)state;
-    struct frame_select sel = {0};
-    char error[256];
-    assert_true(frame_select_has(&sel, 12345)); /* empty: all */
-    assert_int_equal(frame_select_add(&sel, "5-9,2,100-", error, sizeof error), 0);
-    assert_int_equal(frame_select_add(&sel, "7-12", error, sizeof error), 0);
-    assert_false(frame_select_has(&sel, 1));
-    assert_true(frame_select_has(&sel, 2));
-    assert_false(frame_select_has(&sel, 3));
-    assert_true(frame_select_has(&sel, 5));
-    assert_true(frame_select_has(&sel, 12));
-    assert_false(frame_select_has(&sel, 13));
-    assert_true(frame_select_has(&sel, UINT64_MAX));
-    assert_int_equal(sel.count, 3); /* 2, 5-12, 100- */
-    assert_true(frame_select_last(&sel) == UINT64_MAX);
-    frame_select_free(&sel);
-    const char *bad[] = {"", "0", "1,", ",1", "3-2", "1-2-3", "x", "18446744073709551616",
-                         "1 ", "-5", "1--"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        if (frame_select_add(&sel, bad[i], error, sizeof error) == 0)
-            fail_msg("accepted --frame %s", bad[i]);
-        frame_select_free(&sel);
-    }
-    /* Many ranges: bounded, merged as they come. */
-    for (int i = 0; i < FRAME_SELECT_MAX_RANGES * 2; i++) {
-        char one[32];
-        snprintf(one, sizeof one, "%d", 1 + (i % 10));
-        assert_int_equal(frame_select_add(&sel, one, error, sizeof error), 0);
-    }
-    assert_true(frame_select_has(&sel, 10) && !frame_select_has(&sel, 11));
-    assert_int_equal(frame_select_last(&sel), 10);
-    frame_select_free(&sel);
 }
 
 int main(void)
@@ -293,7 +288,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(accepts_the_language), cmocka_unit_test(refuses_with_a_reason),
         cmocka_unit_test(limits_hold),          cmocka_unit_test(hostile_text),
-        cmocka_unit_test(judges_any_element),   cmocka_unit_test(frame_lists),
+        cmocka_unit_test(judges_any_element),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
