@@ -49,7 +49,15 @@ lib_libbitsift_la_SOURCES = \
 	lib/schema_random.c \
 	lib/gen_wireshark.c \
 	lib/gen_wireshark_names.h \
+	lib/gen_c_names.c \
+	lib/gen_c_comments.c \
+	lib/gen_c_types.c \
+	lib/gen_c_body.c \
+	lib/gen_c_serialize.c \
+	lib/gen_c_visit.c \
 	lib/gen_c.c \
+	lib/gen_fuzz.c \
+	lib/gen_c_internal.h \
 	lib/gen_c_names.h
 # The Wireshark generator's Lua run time, as a C array of lines.
 nodist_lib_libbitsift_la_SOURCES = lib/gen_wireshark_lua.h
