@@ -8,7 +8,7 @@ include_HEADERS += lib/bitsift.h
 bitsiftincludedir = $(includedir)/bitsift
 bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h lib/bitsift/gen.h
 LIBBITSIFT_INTERNALS = lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h \
-	lib/schema_compile.h lib/relative_tiers.h lib/field_types.h lib/field_read.h \
+	lib/schema_emit.h lib/relative_tiers.h lib/field_types.h lib/field_read.h \
 	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h
 noinst_HEADERS += $(LIBBITSIFT_INTERNALS)
 pkgconfig_DATA += lib/libbitsift.pc
@@ -30,7 +30,7 @@ lib_libbitsift_la_SOURCES = \
 	lib/packet.c \
 	lib/schema_lexer.c \
 	lib/schema_parser.c \
-	lib/schema_compile.c \
+	lib/schema_emit.c \
 	lib/field_types.c \
 	lib/schema_size.c \
 	lib/schema_passes.c \

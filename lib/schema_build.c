@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema_compile.h"
+#include "schema_emit.h"
 #include "schema_passes.h"
 #include "validate_program.h"
 

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema_compile.h"
+#include "schema_emit.h"
 
 /* Work allowed for name lookups in one schema: keeps hostile schemas with
  * many references to many fields from taking quadratic time. */

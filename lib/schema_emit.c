@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * schema_compile.c -- the compiler's back end: storage of ops, fields,
- * strings and side tables under the hard limits, diagnostics at a token,
- * slots, and compile_finish, which fills every field's and packet's size
- * once the parser is done. The parser (schema_parser.c) calls into it;
+ * schema_emit.c -- the compiler's back end, what the parser emits into:
+ * storage of ops, fields, strings and side tables under the hard limits,
+ * diagnostics at a token, slots, and compile_finish, which fills every
+ * field's and packet's size once the parser is done. The parser (schema_parser.c) calls into it;
  * schema_build.c drives lexer, parser, back end and passes.
  */
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema_compile.h"
+#include "schema_emit.h"
 
 bool compile_grow(void **array, size_t *cap, size_t need, size_t size)
 {
