@@ -34,7 +34,7 @@ lib_libbitsift_la_SOURCES = \
 	lib/field_types.c \
 	lib/schema_size.c \
 	lib/schema_passes.c \
-	lib/schema_build.c \
+	lib/schema_compile.c \
 	lib/schema_access.c \
 	lib/schema_runtime.c \
 	lib/schema_decode.c \

@@ -4,7 +4,7 @@
  * storage of ops, fields, strings and side tables under the hard limits,
  * diagnostics at a token, slots, and compile_finish, which fills every
  * field's and packet's size once the parser is done. The parser (schema_parser.c) calls into it;
- * schema_build.c drives lexer, parser, back end and passes.
+ * schema_compile.c drives lexer, parser, back end and passes.
  */
 #include <errno.h>
 #include <math.h>

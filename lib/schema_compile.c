@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * schema_build.c -- the schema object's life: compiling text (lexer ->
+ * schema_compile.c -- the schema object's life: compiling text (lexer ->
  * parser -> back end -> passes -> validation program), loading a file
  * with its size bounded while it is read, and freeing.
  */
