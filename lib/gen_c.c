@@ -23,13 +23,13 @@
  *
  * Every name that reaches the output is a schema identifier (letters,
  * digits, '_'), renamed when it is a C or C++ keyword or when it would
- * take a struct member's name twice ("member names"), refused when two
- * would be one name at file scope ("file-scope names"); every string is
- * written as an escaped literal (gen_c_string): nothing in a schema can
- * end a comment or a string and add code of its own. Floats are written as
- * exact hexadecimal literals, and all float arithmetic stays inside
- * libbitsift, so the generated code gives the same bits whatever the
- * compiler's floating-point settings.
+ * take a struct member's name twice, refused when two would be one name
+ * at file scope (gen_c_names.c); every string is written as an escaped
+ * literal (gen_c_string): nothing in a schema can end a comment or a
+ * string and add code of its own. Floats are written as exact hexadecimal
+ * literals, and all float arithmetic stays inside libbitsift, so the
+ * generated code gives the same bits whatever the compiler's
+ * floating-point settings.
  *
  * This file is the entry point: it checks the options, has the types
  * collected and named, and writes the header and the source in their

@@ -16,6 +16,7 @@
  *   gen_c_visit.c      the visit functions
  *   gen_c.c            bitsift_gen_c: checks, the header's and the
  *                      source's order, clean-up
+ *   gen_fuzz.c         bitsift_gen_fuzz: bitsift_gen_c and a harness
  */
 #ifndef BITSIFT_GEN_C_INTERNAL_H
 #define BITSIFT_GEN_C_INTERNAL_H
@@ -60,6 +61,12 @@ struct cgen {
     const char *text; /* the schema's text, for its comments; NULL for none */
     size_t text_size;
 };
+
+/*
+ * What every part needs of the others' facts, inline here so that no part
+ * calls a later one: the member names need a leaf's C type, and the types
+ * need the names' spelling (a call cycle between the two files otherwise).
+ */
 
 /* Keep the first refusal: its status and its message in options->error.
  * Returns false, for `return refuse(...)`. */
