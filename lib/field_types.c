@@ -2,7 +2,7 @@
 /*
  * field_types.c -- the per-type facts of the field-type table
  * (field_types.h) as functions: keyword, field type and its public name,
- * value kind, size on the wire, spelling,
+ * value kind, size on the wire, spelling (and an array kind's name),
  * the visitor's handling, and the raw windows that the leaf runs, the
  * visitor's one-step leaves and the validation program read a leaf as.
  */
@@ -120,6 +120,15 @@ int field_spelling(const bitsift_schema *s, const struct schema_op *op, char *bu
         break;
     }
     return snprintf(buf, size, "%s", bitsift_field_type_name((bitsift_field_type)op->type));
+}
+
+const char *schema_array_kind_name(enum array_kind kind)
+{
+    static const char *const names[] = {
+        [ARRAY_FIXED] = "fixed",      [ARRAY_COUNTED] = "counted", [ARRAY_INLINE] = "inline",
+        [ARRAY_FLAGS] = "flags",      [ARRAY_INDICES] = "indices", [ARRAY_SENTINEL] = "sentinel",
+        [ARRAY_RELATIVE] = "relative"};
+    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "fixed";
 }
 
 bitsift_value_kind schema_value_kind(const struct schema_op *op)

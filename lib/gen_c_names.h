@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gen_c_names.h -- the names `bitsift gen c` keeps its output away from,
- * as data: lib/gen_c.c's c_name and its file-scope check read these, and
- * nothing else decides which schema names C cannot take as they are.
+ * as data: lib/gen_c_names.c's gen_c_name and its file-scope check read
+ * these, and nothing else decides which schema names C cannot take as they are.
  *
  *   c_renamed_names     a schema name spelled like one of these gets '_'
  *                       appended wherever it is used: keywords of C11, C23
@@ -22,8 +22,8 @@
  *
  * Names beginning with '_' and an uppercase letter or a second '_' (the
  * implementation's: __attribute__, __int128, _Float128, _Bool...) are
- * not listed: c_name prefixes every such name. The library's own names
- * (bitsift_*, BITSIFT_*) are a rule of their own in c_name too.
+ * not listed: gen_c_name prefixes every such name. The library's own
+ * names (bitsift_*, BITSIFT_*) are a rule of their own in gen_c_name too.
  * tests/gen-c-names.sh compiles every keyword and every macro the
  * installed compilers print for these headers as each kind of schema
  * name, so a name missing here shows up as generated code that does not

@@ -112,13 +112,6 @@ static const char *value_kind_name(bitsift_value_kind k)
     return "none";
 }
 
-static const char *array_kind_name(enum array_kind k)
-{
-    static const char *const names[] = {"fixed", "counted", "inline", "flags",
-                                        "indices", "sentinel", "relative"};
-    return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "fixed";
-}
-
 /* A field's filter name under its packet: the path with the "[]" of
  * array elements taken out ("players[].position.x" -> "players.position.x"). */
 static void lua_abbrev(const struct gen *g, int32_t field)
@@ -409,7 +402,7 @@ static bool lua_op(const struct gen *g, uint32_t i)
         break;
     case OP_ARRAY:
         fprintf(out, ", [\"end\"] = %u, kind = \"%s\", max = %" PRId64, op->end + 1,
-                array_kind_name((enum array_kind)op->array_kind), op->max);
+                schema_array_kind_name((enum array_kind)op->array_kind), op->max);
         if (op->array_kind == ARRAY_COUNTED)
             fprintf(out, ", count_slot = %d", op->count_slot + 1);
         if (op->reset_head >= 0) {

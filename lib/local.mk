@@ -11,7 +11,7 @@ bitsiftincludedir = $(includedir)/bitsift
 bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h lib/bitsift/gen.h \
 	lib/bitsift/stats.h lib/bitsift/filter.h
 LIBBITSIFT_INTERNALS = lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h \
-	lib/schema_compile.h lib/relative_tiers.h lib/field_types.h lib/field_read.h \
+	lib/schema_emit.h lib/relative_tiers.h lib/field_types.h lib/field_read.h \
 	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h
 noinst_HEADERS += $(LIBBITSIFT_INTERNALS)
 pkgconfig_DATA += lib/libbitsift.pc
@@ -33,11 +33,11 @@ lib_libbitsift_la_SOURCES = \
 	lib/packet.c \
 	lib/schema_lexer.c \
 	lib/schema_parser.c \
-	lib/schema_compile.c \
+	lib/schema_emit.c \
 	lib/field_types.c \
 	lib/schema_size.c \
 	lib/schema_passes.c \
-	lib/schema_build.c \
+	lib/schema_compile.c \
 	lib/schema_access.c \
 	lib/schema_runtime.c \
 	lib/schema_decode.c \
@@ -52,7 +52,15 @@ lib_libbitsift_la_SOURCES = \
 	lib/schema_random.c \
 	lib/gen_wireshark.c \
 	lib/gen_wireshark_names.h \
+	lib/gen_c_names.c \
+	lib/gen_c_comments.c \
+	lib/gen_c_types.c \
+	lib/gen_c_body.c \
+	lib/gen_c_serialize.c \
+	lib/gen_c_visit.c \
 	lib/gen_c.c \
+	lib/gen_fuzz.c \
+	lib/gen_c_internal.h \
 	lib/gen_c_names.h \
 	lib/analysis/stats_internal.h \
 	lib/analysis/stats.c \

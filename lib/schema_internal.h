@@ -170,6 +170,10 @@ bitsift_field_type field_type_of(enum op_code code);
 /* The op's type as a schema spells it ("int(0, 40)", "uint8", "enum
  * team"): snprintf's contract. */
 int field_spelling(const bitsift_schema *s, const struct schema_op *op, char *buf, size_t size);
+/* An array kind's one name: "fixed", "counted", "inline", or a sparse
+ * encoding as the schema spells it in sparse(...): "flags", "indices",
+ * "sentinel", "relative". */
+const char *schema_array_kind_name(enum array_kind kind);
 /* The smallest and largest bits a leaf op takes (containers: 0, 0). */
 void field_size(const struct schema_op *op, uint64_t *min, uint64_t *max);
 /* What a decode with a visitor does with an op of this code. */

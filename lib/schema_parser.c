@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema_compile.h"
+#include "schema_emit.h"
 
 /* Work allowed for name lookups in one schema: keeps hostile schemas with
  * many references to many fields from taking quadratic time. */
@@ -1127,20 +1127,13 @@ static bool parse_array(struct compiler *c, struct arrayspec *as, const struct t
             return false;
         as->kind = ARRAY_FIXED;
         if (accept_word(c, "sparse")) {
-            static const struct {
-                const char *name;
-                enum array_kind kind;
-            } kinds[] = {{"flags", ARRAY_FLAGS},
-                         {"indices", ARRAY_INDICES},
-                         {"sentinel", ARRAY_SENTINEL},
-                         {"relative", ARRAY_RELATIVE}};
             if (!expect(c, TOK_LPAREN, "'('"))
                 return false;
             const struct token *k = peek(c);
             bool found = false;
-            for (size_t i = 0; i < 4 && !found; i++)
-                if (accept_word(c, kinds[i].name))
-                    as->kind = kinds[i].kind, found = true;
+            for (int encoding = ARRAY_FLAGS; encoding <= ARRAY_RELATIVE && !found; encoding++)
+                if (accept_word(c, schema_array_kind_name((enum array_kind)encoding)))
+                    as->kind = (enum array_kind)encoding, found = true;
             if (!found)
                 return compile_error(c, k, "expected flags, indices, sentinel or relative");
             if (!expect(c, TOK_RPAREN, "')'"))

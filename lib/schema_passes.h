@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_passes.h -- the passes run once over a freshly compiled op list
- * (schema_passes.c), in this order, by schema_build.c.
+ * (schema_passes.c), in this order, by schema_compile.c.
  */
 #ifndef BITSIFT_SCHEMA_PASSES_H
 #define BITSIFT_SCHEMA_PASSES_H

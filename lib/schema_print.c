@@ -27,11 +27,10 @@ static int print_bits(char *buf, size_t size, uint64_t min, uint64_t max)
 static void describe_type(const bitsift_schema *s, const struct schema_op *op, char *buf,
                           size_t size)
 {
-    static const char *const kinds[] = {"fixed",          "counted",        "inline",
-                                        "sparse flags",   "sparse indices", "sparse sentinel",
-                                        "sparse relative"};
     if (op->code == OP_ARRAY)
-        snprintf(buf, size, "array[%" PRId64 "] %s", op->max, kinds[op->array_kind]);
+        snprintf(buf, size, "array[%" PRId64 "] %s%s", op->max,
+                 op->array_kind >= ARRAY_FLAGS ? "sparse " : "",
+                 schema_array_kind_name((enum array_kind)op->array_kind));
     else
         field_spelling(s, op, buf, size);
 }

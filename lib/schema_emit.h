@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * schema_compile.h -- the state shared by the schema parser (which reads
+ * schema_emit.h -- the state shared by the schema parser (which reads
  * tokens and emits ops) and the compiler back end (op storage, limits,
  * bit costs, field table). Internal to libbitsift.
  */
-#ifndef BITSIFT_SCHEMA_COMPILE_H
-#define BITSIFT_SCHEMA_COMPILE_H
+#ifndef BITSIFT_SCHEMA_EMIT_H
+#define BITSIFT_SCHEMA_EMIT_H
 
 #include "schema_internal.h"
 #include "schema_lexer.h"
@@ -93,4 +93,4 @@ bool schema_parse(struct compiler *c);
 /* Grow *array (of *cap elements of `size` bytes) to hold `need`. */
 bool compile_grow(void **array, size_t *cap, size_t need, size_t size);
 
-#endif /* BITSIFT_SCHEMA_COMPILE_H */
+#endif /* BITSIFT_SCHEMA_EMIT_H */
