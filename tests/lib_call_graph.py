@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""lib_call_graph.py -- the call-level dependency graph of libbitsift's
-objects, and a check that it has no cycle.
+"""lib_call_graph.py -- the call-level dependency graph of the objects of
+lib/ (libbitsift, its fuzzing kit, libbitsift-tools), and a check that it
+has no cycle.
 
 An object A depends on an object B when A uses (nm: U) a symbol that B
 defines (T, D, B, R). The #include graph can be free of loops while the
@@ -22,9 +23,10 @@ import sys
 def objects_in(path):
     if os.path.isdir(path):
         # libtool keeps PIC objects in .libs; a --disable-shared build
-        # keeps them beside the .lo files.
-        found = sorted(glob.glob(os.path.join(path, ".libs", "*.o")))
-        return found or sorted(glob.glob(os.path.join(path, "*.o")))
+        # keeps them beside the .lo files. Folders by concern (lib/tools/)
+        # are searched too.
+        found = sorted(glob.glob(os.path.join(path, "**", ".libs", "*.o"), recursive=True))
+        return found or sorted(glob.glob(os.path.join(path, "**", "*.o"), recursive=True))
     return [path]
 
 
