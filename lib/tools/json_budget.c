@@ -58,12 +58,12 @@ static void json_budget_free(void *p)
     free(b);
 }
 
-void json_budget_install(void)
+void record_budget_install(void)
 {
     json_set_alloc_funcs(json_budget_malloc, json_budget_free);
 }
 
-void json_budget_start(size_t size)
+void record_budget_start(size_t size)
 {
     size_t allowed = size > (SIZE_MAX - JSON_BUDGET_BASE) / JSON_BUDGET_FACTOR
                          ? SIZE_MAX
@@ -73,12 +73,12 @@ void json_budget_start(size_t size)
     json_budget.exceeded = 0;
 }
 
-int json_budget_exceeded(void)
+int record_budget_exceeded(void)
 {
     return json_budget.exceeded;
 }
 
-size_t json_budget_mib(size_t size)
+size_t record_budget_mib(size_t size)
 {
     return ((size_t)JSON_BUDGET_BASE + JSON_BUDGET_FACTOR * size) >> 20;
 }

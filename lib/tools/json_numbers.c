@@ -26,7 +26,7 @@ static int fits_int64(const char *p, size_t n)
     return memcmp(digits, limit, 19) <= 0;
 }
 
-char *json_protect_numbers(const char *line, size_t size, size_t *out_size)
+char *record_protect_numbers(const char *line, size_t size, size_t *out_size)
 {
     char *out = malloc(size * 2 + 1); /* at worst every number gains 2 quotes */
     if (!out)

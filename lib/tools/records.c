@@ -29,7 +29,7 @@ struct bitsift_record_reader {
 bitsift_record_reader *bitsift_record_reader_create(const bitsift_schema *const *schemas,
                                                     size_t count)
 {
-    json_budget_install();
+    record_budget_install();
     bitsift_record_reader *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
@@ -212,17 +212,17 @@ bitsift_record_status bitsift_record_parse(bitsift_record_reader *r, const char 
     err->path[0] = '\0';
     err->message[0] = '\0';
     size_t safe_size;
-    char *safe = json_protect_numbers(text, size, &safe_size);
+    char *safe = record_protect_numbers(text, size, &safe_size);
     if (!safe)
         return fail(err, BITSIFT_RECORD_MALFORMED, "out of memory");
     json_error_t jerr;
-    json_budget_start(size);
+    record_budget_start(size);
     json_t *record = json_loadb(safe, safe_size, 0, &jerr);
     free(safe);
-    if (!record && json_budget_exceeded()) {
+    if (!record && record_budget_exceeded()) {
         snprintf(err->message, sizeof err->message,
                  "record of %zu bytes needs more than %zu MiB to parse (its limit)", size,
-                 json_budget_mib(size));
+                 record_budget_mib(size));
         return BITSIFT_RECORD_MALFORMED;
     }
     if (!record || !json_is_object(record)) {

@@ -50,19 +50,19 @@ void record_lines_reset(struct record_lines *r);
 /* ---- json_budget.c: jansson's memory, within a budget per record ---- */
 
 /* Count jansson's memory from here on (before any JSON value exists). */
-void json_budget_install(void);
+void record_budget_install(void);
 /* The budget of a record of `size` bytes, from now. */
-void json_budget_start(size_t size);
+void record_budget_start(size_t size);
 /* Did the last parse stop on the budget? */
-int json_budget_exceeded(void);
+int record_budget_exceeded(void);
 /* The budget of a record of `size` bytes, in MiB (for the message). */
-size_t json_budget_mib(size_t size);
+size_t record_budget_mib(size_t size);
 
 /* ---- json_numbers.c: reals and integers beyond int64 kept as text ---- */
 
 /* Copy `line` to a new buffer with the numbers jansson would damage put in
  * quotes. Returns NULL when out of memory. */
-char *json_protect_numbers(const char *line, size_t size, size_t *out_size);
+char *record_protect_numbers(const char *line, size_t size, size_t *out_size);
 
 /* ---- record_tree.c: a record's "fields" -> value tree ---- */
 
