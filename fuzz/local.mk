@@ -90,8 +90,8 @@ FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install -static
 # which compares the values it is given with their widths; the random
 # tree generator, which compares the output of its own PRNG; and the checks of
 # the packet and round-trip harnesses, which compare two results that are
-# equal unless a finding aborts; and encode's record reader
-# (src/cmd_encode.c) with fuzz_encode's checks, whose comparisons run on
+# equal unless a finding aborts; and libbitsift-tools' record reader
+# (FUZZ_NO_TRACE_CMP_TOOLS) with fuzz_encode's checks, whose comparisons run on
 # every byte of a record (numbers protected, lines counted) and compare
 # text characters (libFuzzer keeps one-byte comparisons only for
 # -use_value_profile) or sizes and numbers parsed from decimal text (a
@@ -104,13 +104,16 @@ FUZZ_LINK_FLAGS = $(FUZZ_ENGINE_LDFLAGS) -no-install -static
 FUZZ_NO_TRACE_CMP = -fno-sanitize-coverage=trace-cmp
 FUZZ_NO_TRACE_CMP_LIB = lib/schema_decode.c lib/schema_validate.c lib/schema_tree.c \
 	lib/schema_encode.c lib/schema_testing.c lib/schema_random.c lib/bit_writer.c
+FUZZ_NO_TRACE_CMP_TOOLS = lib/tools/records.c lib/tools/record_lines.c lib/tools/json_budget.c \
+	lib/tools/json_numbers.c lib/tools/record_tree.c
 FUZZ_NO_TRACE_CMP_FILES = $(FUZZ_NO_TRACE_CMP_LIB) fuzz/fuzz_packet.c fuzz/fuzz_roundtrip.c \
-	src/cmd_encode.c fuzz/fuzz_encode.c
+	$(FUZZ_NO_TRACE_CMP_TOOLS) fuzz/fuzz_encode.c
 FUZZ_NO_TRACE_CMP_OBJECTS = $(FUZZ_NO_TRACE_CMP_LIB:lib/%.c=lib/libbitsift_la-%.lo) \
 	fuzz/fuzz_packet-fuzz_packet.$(OBJEXT) fuzz/fuzz_packet_crc-fuzz_packet.$(OBJEXT) \
 	fuzz/fuzz_packet_seal-fuzz_packet.$(OBJEXT) fuzz/fuzz_packet_nocrc-fuzz_packet.$(OBJEXT) \
 	fuzz/fuzz_packet_schema-fuzz_packet.$(OBJEXT) fuzz/fuzz_roundtrip-fuzz_roundtrip.$(OBJEXT) \
-	src/fuzz_fuzz_encode-cmd_encode.$(OBJEXT) fuzz/fuzz_encode-fuzz_encode.$(OBJEXT)
+	$(FUZZ_NO_TRACE_CMP_TOOLS:lib/tools/%.c=lib/tools/fuzz_fuzz_encode-%.$(OBJEXT)) \
+	fuzz/fuzz_encode-fuzz_encode.$(OBJEXT)
 
 # Environment of the scripts that run the fuzzers.
 FUZZ_RUN_ENV = srcdir='$(srcdir)' builddir='$(builddir)' \

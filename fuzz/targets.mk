@@ -144,18 +144,18 @@ FUZZ_TARGETS += fuzz_encode
 EXTRA_DIST += corpus/fuzz_encode fuzz/fuzz_encode.options fuzz/fuzz_encode.dict
 check_PROGRAMS += fuzz/replay_fuzz_encode
 TESTS += fuzz/replay_fuzz_encode
-fuzz_replay_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c src/cmd_encode.c src/cli.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c src/encap.c src/out.c src/float_format.c src/output_file.c src/frame_select.c fuzz/replay_main.c
+fuzz_replay_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c lib/tools/records.c lib/tools/record_lines.c lib/tools/json_budget.c lib/tools/json_numbers.c lib/tools/float_text.c lib/tools/record_tree.c src/encap.c src/out.c src/float_format.c fuzz/replay_main.c
 nodist_fuzz_replay_fuzz_encode_SOURCES = fuzz/bundled_schemas.c
 fuzz_replay_fuzz_encode_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_encode"'
-fuzz_replay_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
-fuzz_replay_fuzz_encode_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(PCAP_LIBS) $(JANSSON_LIBS)
+fuzz_replay_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+fuzz_replay_fuzz_encode_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(JANSSON_LIBS)
 if ENABLE_FUZZING
-fuzz_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c src/cmd_encode.c src/cli.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c src/encap.c src/out.c src/float_format.c src/output_file.c src/frame_select.c
+fuzz_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c lib/tools/records.c lib/tools/record_lines.c lib/tools/json_budget.c lib/tools/json_numbers.c lib/tools/float_text.c lib/tools/record_tree.c src/encap.c src/out.c src/float_format.c
 nodist_fuzz_fuzz_encode_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_encode_CPPFLAGS = $(FUZZ_CPPFLAGS)
-fuzz_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
+fuzz_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 fuzz_fuzz_encode_LDFLAGS = $(FUZZ_LINK_FLAGS)
-fuzz_fuzz_encode_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(PCAP_LIBS) $(JANSSON_LIBS)
+fuzz_fuzz_encode_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(JANSSON_LIBS)
 FUZZ_BINARIES += fuzz/fuzz_encode
 endif
 

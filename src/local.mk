@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # src/local.mk -- the bitsift command. capture.c is the only file that
-# includes <pcap.h>; jansson is used by encode only.
+# includes <pcap.h>; encode reads its records with libbitsift-tools.
 bin_PROGRAMS += src/bitsift
 src_bitsift_SOURCES = \
 	src/main.c src/cli.c src/cli.h \
@@ -9,7 +9,7 @@ src_bitsift_SOURCES = \
 	src/input.c src/input.h src/capture.c src/capture.h src/classic_pcap.c src/classic_pcap.h src/file_window.c src/file_window.h \
 	src/decap.c src/decap.h src/byte_cursor.h src/encap.c src/encap.h \
 	src/out.c src/out.h src/float_format.c src/float_format.h src/fields.c src/fields.h src/record.c src/record.h \
-	src/junit.c src/junit.h src/output_file.c src/output_file.h src/encode.h \
+	src/junit.c src/junit.h src/output_file.c src/output_file.h \
 	src/cmd_diagnose.c src/diagnose.c src/diagnose.h src/diagnose_views.c src/diagnose_views.h src/drift_candidates.c src/drift_candidates.h \
 	src/frame_select.c src/frame_select.h src/verdict.c src/verdict.h \
 	src/advisor.c src/advisor.h
@@ -18,8 +18,8 @@ src_bitsift_SOURCES = \
 src_bitsift_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DBITSIFT_PKGDATADIR='"$(pkgdatadir)"' \
 	-DBITSIFT_SOURCE_EXAMPLES='"$(abs_top_srcdir)/examples"'
-src_bitsift_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(JANSSON_CFLAGS)
-src_bitsift_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(PCAP_LIBS) $(JANSSON_LIBS) -lm
+src_bitsift_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+src_bitsift_LDADD = lib/libbitsift-tools.la lib/libbitsift-fuzz.la lib/libbitsift.la $(PCAP_LIBS) -lm
 
 # The sample capture of the README and bitsift(1), made by
 # examples/make-sample.sh from examples/sample.ndjson with `bitsift encode`.

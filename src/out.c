@@ -3,8 +3,6 @@
  * out.c -- buffered output and the number, string and time formats the
  * command prints (see out.h for why no printf here).
  */
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -307,43 +305,6 @@ void out_json_string(struct out *o, const char *text, size_t size)
     }
     out_bytes(o, s + size - run, run);
     out_char(o, '"');
-}
-
-static int parse_nan_bits(const char *text, uint64_t *bits)
-{
-    if (strncmp(text, "nan:0x", 6) != 0)
-        return -1;
-    char *end;
-    errno = 0;
-    *bits = strtoull(text + 6, &end, 16);
-    return errno || *end || end == text + 6 ? -1 : 0;
-}
-
-int parse_float32(const char *text, float *v)
-{
-    uint64_t bits;
-    if (parse_nan_bits(text, &bits) == 0) {
-        uint32_t b = (uint32_t)bits;
-        if (bits > 0xffffffffu)
-            return -1;
-        memcpy(v, &b, sizeof b);
-        return isnan(*v) ? 0 : -1;
-    }
-    char *end;
-    *v = strtof(text, &end);
-    return end == text || *end ? -1 : 0;
-}
-
-int parse_float64(const char *text, double *v)
-{
-    uint64_t bits;
-    if (parse_nan_bits(text, &bits) == 0) {
-        memcpy(v, &bits, sizeof bits);
-        return isnan(*v) ? 0 : -1;
-    }
-    char *end;
-    *v = strtod(text, &end);
-    return end == text || *end ? -1 : 0;
 }
 
 /* Days since 1970-01-01 to a civil date (H. Hinnant's algorithm), valid

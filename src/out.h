@@ -169,11 +169,6 @@ void out_hex_bytes(struct out *o, const uint8_t *data, size_t size);
  * \u00XX escapes of the byte so that nothing is lost or rejected. */
 void out_json_string(struct out *o, const char *s, size_t size);
 
-/* Parse what format_float32/64 print (and any JSON number or the quoted
- * spellings): 0 on success. */
-int parse_float32(const char *text, float *v);
-int parse_float64(const char *text, double *v);
-
 /* "2026-11-23T09:00:00.123456789Z" (RFC 3339, UTC, nanoseconds). */
 size_t format_time_rfc3339(char *buf, int64_t sec, uint32_t nsec);
 /* "09:00:00.123456" (UTC time of day with microseconds, like tcpdump). */

@@ -31,8 +31,9 @@ tests_cli_test_capture_SOURCES = tests/cli/test_capture.c src/capture.c src/clas
 tests_cli_test_capture_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/fuzz
 tests_cli_test_capture_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS)
 tests_cli_test_capture_LDADD = $(CMOCKA_LIBS) $(PCAP_LIBS)
-tests_cli_test_out_SOURCES = tests/cli/test_out.c src/out.c src/float_format.c
-tests_cli_test_out_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+# The float texts are read back by libbitsift-tools' record reader (not exported).
+tests_cli_test_out_SOURCES = tests/cli/test_out.c src/out.c src/float_format.c lib/tools/float_text.c
+tests_cli_test_out_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/lib/tools
 tests_cli_test_out_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cli_test_out_LDADD = $(CMOCKA_LIBS) -lm
 # The exact float formatter against the printf loop it replaced (the

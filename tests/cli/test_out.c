@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "float_text.h"
 #include "out.h"
 
 /* Run `fn` against an out writing to a memory stream; return the text. */
