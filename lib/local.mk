@@ -4,12 +4,16 @@
 lib_LTLIBRARIES += lib/libbitsift.la
 include_HEADERS += lib/bitsift.h
 # What a user includes: <bitsift/bits.h> (the bit layer) and
-# <bitsift/schema.h> (the schema API), or <bitsift.h> for both.
+# <bitsift/schema.h> (the schema API), or <bitsift.h> for both; the
+# analysis (lib/analysis/) behind experimental headers: <bitsift/diagnose.h>
+# and <bitsift/error_tally.h>.
 bitsiftincludedir = $(includedir)/bitsift
-bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h lib/bitsift/gen.h
+bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h lib/bitsift/gen.h \
+	lib/bitsift/diagnose.h lib/bitsift/error_tally.h
 LIBBITSIFT_INTERNALS = lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h \
 	lib/schema_compile.h lib/relative_tiers.h lib/field_types.h lib/field_read.h \
-	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h
+	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h \
+	lib/analysis/drift_candidates.h lib/analysis/diagnose_views.h lib/analysis/diagnose_testing.h
 noinst_HEADERS += $(LIBBITSIFT_INTERNALS)
 pkgconfig_DATA += lib/libbitsift.pc
 EXTRA_DIST += lib/libbitsift.pc.in
@@ -50,7 +54,12 @@ lib_libbitsift_la_SOURCES = \
 	lib/gen_wireshark.c \
 	lib/gen_wireshark_names.h \
 	lib/gen_c.c \
-	lib/gen_c_names.h
+	lib/gen_c_names.h \
+	lib/analysis/error_tally.c \
+	lib/analysis/drift_candidates.c \
+	lib/analysis/diagnose_views.c \
+	lib/analysis/diagnose.c \
+	lib/analysis/diagnose_testing.c
 # The Wireshark generator's Lua run time, as a C array of lines.
 nodist_lib_libbitsift_la_SOURCES = lib/gen_wireshark_lua.h
 BUILT_SOURCES = lib/gen_wireshark_lua.h

@@ -55,7 +55,7 @@ struct stats_run {
     struct schema_stats *active; /* the schema of the packet being decoded */
     int active_index;
     struct advisor *advisor;
-    struct error_tally tally;
+    bitsift_error_tally tally;
     uint64_t all_bits; /* in valid packets */
 };
 
@@ -118,7 +118,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
     if (index < 0) {
         bitsift_result none;
         record_no_protocol(&none);
-        error_tally_invalid(&r->tally, BITSIFT_E_PROTOCOL);
+        bitsift_error_tally_invalid(&r->tally, BITSIFT_E_PROTOCOL);
         advisor_failure(r->advisor, -1, &none);
         advisor_packet(r->advisor, -1, -1, p);
         return c->count && r->tally.packets >= c->count;
@@ -136,7 +136,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
         bitsift_decode(s->schema, p->data, p->size, strict, NULL, &res);
     advisor_packet(r->advisor, index, res.packet_type, p);
     if (res.status != BITSIFT_OK) {
-        error_tally_invalid(&r->tally, res.status);
+        bitsift_error_tally_invalid(&r->tally, res.status);
         advisor_failure(r->advisor, index, &res);
         return c->count && r->tally.packets >= c->count;
     }
@@ -145,7 +145,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
     bitsift_decode(s->schema, p->data, p->size, BITSIFT_DECODE_NO_PATHS | strict, &v, &res);
     int type = res.packet_type;
     if (res.status == BITSIFT_OK && type >= 0 && (unsigned)type < s->type_count) {
-        error_tally_valid(&r->tally);
+        bitsift_error_tally_valid(&r->tally);
         r->all_bits += res.bits;
         struct type_stats *t = &s->types[type];
         for (size_t i = 0; i < t->id_count; i++)
@@ -159,7 +159,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
         t->bits += res.bits;
         t->packets++;
     } else {
-        error_tally_invalid(&r->tally, res.status);
+        bitsift_error_tally_invalid(&r->tally, res.status);
     }
     /* Reset what this packet touched (every id of any type may have been
      * reached before a failure, so clear them all: field counts are small). */

@@ -22,9 +22,14 @@ import sys
 def objects_in(path):
     if os.path.isdir(path):
         # libtool keeps PIC objects in .libs; a --disable-shared build
-        # keeps them beside the .lo files.
+        # keeps them beside the .lo files. The library's folders by
+        # concern (lib/analysis/) are part of it.
         found = sorted(glob.glob(os.path.join(path, ".libs", "*.o")))
-        return found or sorted(glob.glob(os.path.join(path, "*.o")))
+        found = found or sorted(glob.glob(os.path.join(path, "*.o")))
+        for sub in sorted(os.listdir(path)):
+            if not sub.startswith(".") and os.path.isdir(os.path.join(path, sub)):
+                found += objects_in(os.path.join(path, sub))
+        return found
     return [path]
 
 
