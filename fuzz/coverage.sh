@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # fuzz/coverage.sh -- `make coverage`: replay the seed corpus and the
 # regressions of every harness through a coverage build of libbitsift and
-# print the line and branch coverage of lib/*.c, per file and in total.
+# print the line and branch coverage of lib/*.c and of its folders by
+# concern (lib/analysis/*.c), per file and in total.
 #
 # Builds with the configured compiler and --coverage in
 # $builddir/fuzz/coverage-work/ and counts with gcov (gcc) or `llvm-cov
@@ -83,7 +84,7 @@ done
 (cd "$work/lib" && for obj in *.o; do $gcov_tool -b -n -o . "$obj" 2>/dev/null; done) |
     awk -v min_l="$min_lines" -v min_b="$min_branches" -v measured="$work/measured" -v tool="$tool" '
     /^File / { file = $2; gsub(/\047/, "", file); sub(/^\.\//, "", file)
-               keep = file ~ /lib\/[^\/]*\.c$/ && file !~ /lib\/fuzz_[^\/]*\.c$/ }
+               keep = file ~ /lib\/([^\/]*\/)?[^\/]*\.c$/ && file !~ /lib\/fuzz_[^\/]*\.c$/ }
     keep && /^Lines executed:/ {
         split($2, a, "%"); pct = substr(a[1], index(a[1], ":") + 1); n = $NF
         lines[file] = n; lhit[file] = pct * n / 100 }
