@@ -56,19 +56,18 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define MAX_PACKETS 4096        /* packets an input makes: some
-                                   samples overflow (2048) */
-#define VIEW_CANDIDATES 4       /* candidate changes checked in the views */
-#define MAX_RANDOM_BYTES 4096   /* a random packet larger is skipped */
-#define BUDGET_UNIT (16u << 10) /* work budget steps */
+#define MAX_PACKETS      4096        /* packets an input makes (a sample holds 2048) */
+#define VIEW_CANDIDATES  4           /* candidate changes checked in the views */
+#define MAX_RANDOM_BYTES 4096        /* a random packet larger is skipped */
+#define BUDGET_UNIT      (16u << 10) /* work budget steps */
 
-#define CHECK(cond)                                                                        \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
+#define CHECK(cond)                                                                         \
+    do {                                                                                    \
+        if (!(cond)) {                                                                      \
             fprintf(stderr, "fuzz_diagnose: %s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                    #cond);                                                                \
-            abort();                                                                       \
-        }                                                                                  \
+                    #cond);                                                                 \
+            abort();                                                                        \
+        }                                                                                   \
     } while (0)
 
 /* The bundled schemas, compiled once. */
@@ -83,9 +82,9 @@ static void init_schemas(void)
     CHECK(schemas != NULL);
     for (size_t i = 0; i < fuzz_bundled_schema_count; i++) {
         bitsift_schema_error err;
-        schemas[i] = bitsift_schema_compile(fuzz_bundled_schemas[i].text,
-                                            fuzz_bundled_schemas[i].size,
-                                            fuzz_bundled_schemas[i].name, &err);
+        schemas[i] =
+            bitsift_schema_compile(fuzz_bundled_schemas[i].text, fuzz_bundled_schemas[i].size,
+                                   fuzz_bundled_schemas[i].name, &err);
         CHECK(schemas[i] != NULL);
     }
     schema_count = fuzz_bundled_schema_count;
@@ -389,8 +388,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (views && group.packet_type >= 0) {
             check_view(s, views, (unsigned)group.packet_type, flags, &p);
             if (!views_checked)
-                check_candidate_views(s, text, text_size, views, (unsigned)group.packet_type,
-                                      flags, &p);
+                check_candidate_views(s, text, text_size, views, (unsigned)group.packet_type, flags,
+                                      &p);
             views_checked = true;
         }
     }

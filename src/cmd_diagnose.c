@@ -258,7 +258,7 @@ static void text_group(struct diagnose_run *r, const bitsift_diagnose_group *g,
         out_str(o, ": ");
     } else {
         out_str(o, g->crc_mismatch ? "\npackets whose CRC does not match: "
-                          : "\npackets whose type could not be read: ");
+                                   : "\npackets whose type could not be read: ");
     }
     out_u64(o, g->tally.invalid);
     out_str(o, " failing");

@@ -121,7 +121,8 @@ static bool sample_add(bitsift_diagnosis *d, struct diagnose_sample *s, const ui
         slot = (size_t)r;
     }
     if (size > BITSIFT_DIAGNOSE_PACKET_MAX ||
-        d->bytes - (slot < s->count ? s->items[slot].size : 0) + size > BITSIFT_DIAGNOSE_SAMPLE_BYTES) {
+        d->bytes - (slot < s->count ? s->items[slot].size : 0) + size >
+            BITSIFT_DIAGNOSE_SAMPLE_BYTES) {
         d->not_sampled++;
         return true;
     }
@@ -279,8 +280,8 @@ static uint64_t compile_work(const bitsift_diagnosis *d, int u, uint64_t n)
  * (*owned false), or the edited text compiled, whole or as u's view
  * (diagnose_views.h). NULL when it does not compile (*nomem when memory
  * ran out). Its text's bytes are added to the work done. */
-static bitsift_schema *candidate_schema(bitsift_diagnosis *d, int u, const bitsift_drift_candidate *c,
-                                        bool *owned, bool *nomem)
+static bitsift_schema *candidate_schema(bitsift_diagnosis *d, int u,
+                                        const bitsift_drift_candidate *c, bool *owned, bool *nomem)
 {
     *owned = false;
     *nomem = false;
@@ -342,7 +343,8 @@ static uint64_t count_valid_of_type(const bitsift_schema *schema, const bitsift_
     for (size_t i = 0; i < n && i < d->valid_sample.count; i++) {
         const struct diagnose_packet *p = &d->valid_sample.items[i];
         if (d->valid_type[i] != u ||
-            bitsift_decode(schema, p->data, p->size, d->options.decode_flags, NULL, &res) != BITSIFT_OK)
+            bitsift_decode(schema, p->data, p->size, d->options.decode_flags, NULL, &res) !=
+                BITSIFT_OK)
             continue;
         valid++;
         *exact += exact_end(p->data, p->size, res.bits);
@@ -366,7 +368,8 @@ static int measure(bitsift_diagnosis *d, const struct diagnose_group *group,
         valid_n = d->valid_sample.count;
     if (c->family == BITSIFT_DRIFT_SCHEMA || !d->have_views || t < 0) {
         uint64_t exact_valid;
-        out->broken = valid_n - count_valid(s, d->options.decode_flags, &d->valid_sample, valid_n, &exact_valid);
+        out->broken = valid_n - count_valid(s, d->options.decode_flags, &d->valid_sample, valid_n,
+                                            &exact_valid);
         out->exact += exact_valid;
         if (owned)
             bitsift_schema_free(s);
@@ -422,8 +425,9 @@ static int compare_score(const bitsift_diagnose_ranked *a, const bitsift_diagnos
 /* Among ties, shown first: another schema, then changes of an existing
  * statement, then removals, then insertions. */
 static const unsigned tie_order[BITSIFT_DRIFT_FAMILY_COUNT] = {
-    [BITSIFT_DRIFT_SCHEMA] = 0, [BITSIFT_DRIFT_RANGE] = 1,  [BITSIFT_DRIFT_CFLOAT] = 2, [BITSIFT_DRIFT_ENUM] = 3,
-    [BITSIFT_DRIFT_BOUND] = 4,  [BITSIFT_DRIFT_CONDITION] = 5, [BITSIFT_DRIFT_REMOVE] = 6, [BITSIFT_DRIFT_INSERT] = 7,
+    [BITSIFT_DRIFT_SCHEMA] = 0, [BITSIFT_DRIFT_RANGE] = 1,  [BITSIFT_DRIFT_CFLOAT] = 2,
+    [BITSIFT_DRIFT_ENUM] = 3,   [BITSIFT_DRIFT_BOUND] = 4,  [BITSIFT_DRIFT_CONDITION] = 5,
+    [BITSIFT_DRIFT_REMOVE] = 6, [BITSIFT_DRIFT_INSERT] = 7,
 };
 
 /* The same, then a fixed order among ties: family, place in the text. */
@@ -560,7 +564,8 @@ bitsift_error bitsift_diagnose_run(bitsift_diagnosis *d, size_t g,
             break;
         }
         bitsift_diagnose_ranked r = {.change = list.items[i]};
-        int m = measure(d, group, &r.change, diagnose_rounds[0].failing, diagnose_rounds[0].valid, &r);
+        int m =
+            measure(d, group, &r.change, diagnose_rounds[0].failing, diagnose_rounds[0].valid, &r);
         if (m < 0) {
             /* This text and those after it are still the list's. */
             for (size_t j = i; j < list.count; j++)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * drift_candidates.c -- the schema changes a diagnosis tries
- * (bitsift/diagnose.h, bitsift_drift_candidates), made as edits of the schema text at the places the library says each field
- * is written (bitsift_schema_field_source). One family per function:
+ * (bitsift/diagnose.h, bitsift_drift_candidates), made as edits of the
+ * schema text at the places the library says each field is written
+ * (bitsift_schema_field_source). One family per function:
  *
  *   range      int(a, b), bits(n), uintN: width -2..+2 bits, or the same
  *              width with its range at the power-of-two boundary
@@ -71,9 +72,9 @@ static bool push(bitsift_drift_list *list, bitsift_drift_candidate *c)
 }
 
 /* A replacement edit with a printf-made text. */
-static bool push_edit(bitsift_drift_list *list, bitsift_drift_family family, size_t start, size_t end,
-                      const char *text, unsigned delta_bits, unsigned detail, int new_bits,
-                      int field, const char *what)
+static bool push_edit(bitsift_drift_list *list, bitsift_drift_family family, size_t start,
+                      size_t end, const char *text, unsigned delta_bits, unsigned detail,
+                      int new_bits, int field, const char *what)
 {
     bitsift_drift_candidate c;
     memset(&c, 0, sizeof c);
@@ -318,7 +319,8 @@ static bool gen_range(struct gen *g, int id, const bitsift_field_info *info,
                 continue;
             snprintf(text, sizeof text, "bits(%d)", nw);
             snprintf(what, sizeof what, "%s: %u -> %d bits", info->path, w, nw);
-            if (!push_edit(g->list, BITSIFT_DRIFT_RANGE, a, b, text, (unsigned)abs(d), 0, nw, id, what))
+            if (!push_edit(g->list, BITSIFT_DRIFT_RANGE, a, b, text, (unsigned)abs(d), 0, nw, id,
+                           what))
                 return false;
         }
     }
@@ -525,7 +527,8 @@ static bool gen_condition(struct gen *g, int id, const bitsift_field_info *info,
                             snprintf(text, sizeof text, "%" PRId64, v + d);
                         snprintf(what, sizeof what, "condition of %.40s: %s, %.*s -> %.24s",
                                  where, cond, (int)(e - i > 24 ? 24 : e - i), g->text + i, text);
-                        if (!push_edit(g->list, BITSIFT_DRIFT_CONDITION, i, e, text, 0, 1, -1, id, what))
+                        if (!push_edit(g->list, BITSIFT_DRIFT_CONDITION, i, e, text, 0, 1, -1, id,
+                                       what))
                             return false;
                     }
                     break;
@@ -538,8 +541,8 @@ static bool gen_condition(struct gen *g, int id, const bitsift_field_info *info,
             snprintf(text, sizeof text, "%c%s", ch, eq ? "" : "=");
             snprintf(what, sizeof what, "condition of %s: %s, %.*s -> %s", where, cond,
                      eq ? 2 : 1, g->text + i, text);
-            if (!push_edit(g->list, BITSIFT_DRIFT_CONDITION, i, i + (eq ? 2 : 1), text, 0, 1, -1, id,
-                           what))
+            if (!push_edit(g->list, BITSIFT_DRIFT_CONDITION, i, i + (eq ? 2 : 1), text, 0, 1, -1,
+                           id, what))
                 return false;
             i += eq ? 2 : 1;
         } else {

@@ -58,7 +58,7 @@ extern "C" {
 /* Sampled packets take at most this many bytes in all; a packet larger
  * than BITSIFT_DIAGNOSE_PACKET_MAX is counted, not sampled. */
 #define BITSIFT_DIAGNOSE_SAMPLE_BYTES (256u << 20)
-#define BITSIFT_DIAGNOSE_PACKET_MAX 65536
+#define BITSIFT_DIAGNOSE_PACKET_MAX   65536
 
 /* ------------------------------------------------------------------ */
 /* Candidate changes (drifts): edits of the schema text                */
@@ -159,8 +159,8 @@ typedef struct bitsift_diagnose_counts {
     uint64_t not_sampled;    /* over BITSIFT_DIAGNOSE_PACKET_MAX or the sample bytes */
     uint64_t work_used;      /* of work_budget, by the searches so far */
     uint64_t work_budget;
-    size_t group_count;      /* packet types + 2 */
-    bool stopped;            /* the stop callback stopped a search */
+    size_t group_count; /* packet types + 2 */
+    bool stopped;       /* the stop callback stopped a search */
 } bitsift_diagnose_counts;
 
 /* One ranked candidate. */
@@ -218,8 +218,7 @@ bool bitsift_diagnose_get_group(const bitsift_diagnosis *d, size_t g,
  * BITSIFT_OK (*report filled: free it with
  * bitsift_diagnose_report_free), BITSIFT_E_ARGUMENT (no group g) or
  * BITSIFT_E_NOMEM. */
-bitsift_error bitsift_diagnose_run(bitsift_diagnosis *d, size_t g,
-                                   bitsift_diagnose_report *report);
+bitsift_error bitsift_diagnose_run(bitsift_diagnosis *d, size_t g, bitsift_diagnose_report *report);
 void bitsift_diagnose_report_free(bitsift_diagnose_report *report);
 
 #ifdef __cplusplus

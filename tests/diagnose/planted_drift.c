@@ -231,8 +231,9 @@ static void run_plant(const struct schema_case *sc, const struct plant *p)
             t->first++;
             t->alone += at_first == 1;
         } else if (getenv("PLANTED_VERBOSE")) {
-            printf("# miss: %s %s: %s; rank 1: %s\n", sc->path, bitsift_drift_family_name(p->family),
-                   p->label, rep.count ? rep.ranked[0].change.what : "(nothing explains)");
+            printf("# miss: %s %s: %s; rank 1: %s\n", sc->path,
+                   bitsift_drift_family_name(p->family), p->label,
+                   rep.count ? rep.ranked[0].change.what : "(nothing explains)");
             for (size_t i = 0; i < rep.count && i < 6; i++)
                 printf("#    #%zu %" PRIu64 "/%" PRIu64 " broken %" PRIu64 " exact %" PRIu64 " %s\n",
                        rep.ranked[i].rank, rep.ranked[i].explained, rep.failing_measured,
@@ -273,7 +274,8 @@ static void run_plants(const struct schema_case *sc)
         size_t count = 0, k = 0;
         for (size_t i = 0; i < queued; i++)
             count += queue[i].family == (bitsift_drift_family)f;
-        size_t keep = f == BITSIFT_DRIFT_RANGE || count < PLANTS_PER_FAMILY ? count : PLANTS_PER_FAMILY;
+        size_t keep =
+            f == BITSIFT_DRIFT_RANGE || count < PLANTS_PER_FAMILY ? count : PLANTS_PER_FAMILY;
         for (size_t i = 0; i < queued; i++) {
             if (queue[i].family != (bitsift_drift_family)f)
                 continue;
@@ -612,7 +614,8 @@ static void plant_all(const struct schema_case *sc)
         bitsift_schema_field_info(sc->s, id, &info);
         bitsift_schema_field_source(sc->s, id, &src);
         if (info.parent < 0) {
-            if (!seen_before(seen[BITSIFT_DRIFT_INSERT], &nseen[BITSIFT_DRIFT_INSERT], src.body_end))
+            if (!seen_before(seen[BITSIFT_DRIFT_INSERT], &nseen[BITSIFT_DRIFT_INSERT],
+                             src.body_end))
                 plant_insert(sc, src.body_end, false, "at the end of a packet");
             continue;
         }
@@ -627,7 +630,8 @@ static void plant_all(const struct schema_case *sc)
             !seen_before(seen[BITSIFT_DRIFT_BOUND], &nseen[BITSIFT_DRIFT_BOUND], src.array_start))
             plant_literals(sc, BITSIFT_DRIFT_BOUND, src.array_start, src.array_end, info.path);
         if (src.cond_start != src.cond_end &&
-            !seen_before(seen[BITSIFT_DRIFT_CONDITION], &nseen[BITSIFT_DRIFT_CONDITION], src.cond_start)) {
+            !seen_before(seen[BITSIFT_DRIFT_CONDITION], &nseen[BITSIFT_DRIFT_CONDITION],
+                         src.cond_start)) {
             plant_literals(sc, BITSIFT_DRIFT_CONDITION, src.cond_start, src.cond_end, info.path);
             plant_condition_names(sc, src.cond_start, src.cond_end, info.path);
         }
@@ -685,8 +689,9 @@ int main(int argc, char **argv)
             if (!ok)
                 tap_failed++;
             printf("%s %u - %s %s: rank 1 for %u of %u revealed (%u alone), %u not revealed\n",
-                   ok ? "ok" : "not ok", tap_number, list[i], bitsift_drift_family_name((bitsift_drift_family)f),
-                   t.first, shown, t.alone, t.hidden);
+                   ok ? "ok" : "not ok", tap_number, list[i],
+                   bitsift_drift_family_name((bitsift_drift_family)f), t.first, shown, t.alone,
+                   t.hidden);
         }
         bitsift_schema_free(s);
         free(text);

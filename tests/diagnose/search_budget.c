@@ -60,7 +60,8 @@ static bitsift_schema *compile(const char *text, size_t size)
 }
 
 /* `count` random packets of every type written with `writer`. */
-static void add_packets(bitsift_diagnosis *d, const bitsift_schema *writer, int count, uint64_t seed)
+static void add_packets(bitsift_diagnosis *d, const bitsift_schema *writer, int count,
+                        uint64_t seed)
 {
     bitsift_tree *tree = bitsift_tree_create(writer);
     static uint8_t buf[4096];
@@ -162,7 +163,8 @@ int main(void)
     search(s, drifted, text, size, 0, SIZE_MAX, &full);
     snprintf(what, sizeof what, "the default budget: %zu groups, nothing left out, work %" PRIu64
              " <= %" PRIu64, full.groups, full.work, full.budget);
-    report(full.groups == TYPES && full.not_tried == 0 && full.work <= BITSIFT_DIAGNOSE_WORK_BYTES &&
+    report(full.groups == TYPES && full.not_tried == 0 &&
+               full.work <= BITSIFT_DIAGNOSE_WORK_BYTES &&
                full.budget == BITSIFT_DIAGNOSE_WORK_BYTES,
            what);
 
