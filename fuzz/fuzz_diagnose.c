@@ -34,14 +34,14 @@
  *     candidate's edit made by bitsift_drift_apply is the size it says;
  *   - the work stays within the budget; a stopped search says so;
  *   - a packet type's view of the schema text (diagnose_views.h, through
- *     the test hooks) reads each packet of that type as the whole schema
- *     does (verdict and bits), and so does the view with a candidate
- *     change made, as the whole text with that change (a few candidates
- *     of the first failing type; tests/diagnose/views_equivalence.c does
- *     this for every type of the project's schemas): it compiles when the
- *     whole does, and reads the type's packets alike; a change outside
- *     the type's declaration reads the other types' packets in their
- *     views alike too;
+ *     the test hooks) reads the packets of that type (the first
+ *     VIEW_PACKETS) as the whole schema does (verdict and bits), and so
+ *     does the view with a candidate change made, as the whole text with
+ *     that change (a few candidates of the first failing type;
+ *     tests/diagnose/views_equivalence.c does this for every type of the
+ *     project's schemas): it compiles when the whole does, and reads the
+ *     type's packets alike; a change outside the type's declaration reads
+ *     the other types' packets in their views alike too;
  *   - the API's edges: a search of no group, a packet added once the
  *     search began, NULL arguments, refused as documented.
  */
@@ -56,10 +56,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define MAX_PACKETS      4096        /* packets an input makes (a sample holds 2048) */
-#define VIEW_CANDIDATES  4           /* candidate changes checked in the views */
-#define MAX_RANDOM_BYTES 4096        /* a random packet larger is skipped */
-#define BUDGET_UNIT      (16u << 10) /* work budget steps */
+#define MAX_PACKETS      4096         /* packets an input makes (a sample holds 2048) */
+#define MAX_TOTAL_BYTES  (512u << 10) /* and their bytes */
+#define VIEW_PACKETS     32           /* packets of a type read through the views */
+#define VIEW_CANDIDATES  4            /* candidate changes checked in the views */
+#define MAX_RANDOM_BYTES 4096         /* a random packet larger is skipped */
+#define BUDGET_UNIT      (16u << 10)  /* work budget steps */
 
 #define CHECK(cond)                                                                         \
     do {                                                                                    \
@@ -97,7 +99,7 @@ struct packet {
 
 struct packets {
     struct packet items[MAX_PACKETS];
-    size_t count;
+    size_t count, bytes;
 };
 
 static void seal(const bitsift_schema *s, uint8_t *data, size_t size)
@@ -116,6 +118,7 @@ static void keep(struct packets *p, const uint8_t *data, size_t size)
     p->items[p->count].data = copy;
     p->items[p->count].size = size;
     p->count++;
+    p->bytes += size;
 }
 
 /* The packets of the entries from data[at]. */
@@ -126,7 +129,7 @@ static void make_packets(const bitsift_schema *s, const uint8_t *data, size_t si
     bitsift_tree *tree = bitsift_tree_create(s);
     CHECK(tree != NULL);
     unsigned types = bitsift_schema_packet_count(s);
-    while (at < size && p->count < MAX_PACKETS) {
+    while (at < size && p->count < MAX_PACKETS && p->bytes < MAX_TOTAL_BYTES) {
         uint8_t tag = data[at++];
         if (tag >= 0x80) {
             size_t n = tag - 0x80u;
@@ -145,7 +148,8 @@ static void make_packets(const bitsift_schema *s, const uint8_t *data, size_t si
         unsigned seed = data[at + 1] | (unsigned)data[at + 2] << 8;
         unsigned flip = data[at + 3];
         at += 4;
-        for (unsigned k = 0; k <= tag && p->count < MAX_PACKETS; k++) {
+        for (unsigned k = 0; k <= tag && p->count < MAX_PACKETS && p->bytes < MAX_TOTAL_BYTES;
+             k++) {
             size_t n;
             if (bitsift_tree_random(tree, type, seed + k, 50) != BITSIFT_OK ||
                 bitsift_encode(s, tree, buf, sizeof buf, &n, NULL) != BITSIFT_OK)
@@ -199,15 +203,17 @@ static void check_report(const char *text, size_t text_size, const bitsift_diagn
     }
 }
 
-/* a and b read the packets that the schema reads as type t alike. */
+/* a and b read the first VIEW_PACKETS packets that the schema reads as
+ * type t alike. */
 static bool agree(const bitsift_schema *s, const bitsift_schema *a, const bitsift_schema *b,
                   unsigned t, unsigned flags, const struct packets *p)
 {
-    for (size_t i = 0; i < p->count; i++) {
+    for (size_t i = 0, n = 0; i < p->count && n < VIEW_PACKETS; i++) {
         bitsift_result res, ra, rb;
         bitsift_decode(s, p->items[i].data, p->items[i].size, flags, NULL, &res);
         if (res.packet_type != (int)t)
             continue;
+        n++;
         bitsift_decode(a, p->items[i].data, p->items[i].size, flags, NULL, &ra);
         bitsift_decode(b, p->items[i].data, p->items[i].size, flags, NULL, &rb);
         if (ra.status != rb.status || ra.bits != rb.bits)
@@ -321,6 +327,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     static struct packets p;
     p.count = 0;
+    p.bytes = 0;
     make_packets(s, data, size, at, &p);
 
     /* The other bundled schemas as candidates, named by their files. */
