@@ -139,6 +139,24 @@ fuzz_fuzz_capture_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(PCAP_LIBS)
 FUZZ_BINARIES += fuzz/fuzz_capture
 endif
 
+## fuzz_diagnose
+FUZZ_TARGETS += fuzz_diagnose
+EXTRA_DIST += corpus/fuzz_diagnose fuzz/fuzz_diagnose.options
+check_PROGRAMS += fuzz/replay_fuzz_diagnose
+TESTS += fuzz/replay_fuzz_diagnose
+fuzz_replay_fuzz_diagnose_SOURCES = fuzz/fuzz_diagnose.c fuzz/replay_main.c
+nodist_fuzz_replay_fuzz_diagnose_SOURCES = fuzz/bundled_schemas.c
+fuzz_replay_fuzz_diagnose_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_diagnose"'
+fuzz_replay_fuzz_diagnose_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
+if ENABLE_FUZZING
+fuzz_fuzz_diagnose_SOURCES = fuzz/fuzz_diagnose.c
+nodist_fuzz_fuzz_diagnose_SOURCES = fuzz/bundled_schemas.c
+fuzz_fuzz_diagnose_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_diagnose_LDFLAGS = $(FUZZ_LINK_FLAGS)
+fuzz_fuzz_diagnose_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
+FUZZ_BINARIES += fuzz/fuzz_diagnose
+endif
+
 ## fuzz_encode
 FUZZ_TARGETS += fuzz_encode
 EXTRA_DIST += corpus/fuzz_encode fuzz/fuzz_encode.options fuzz/fuzz_encode.dict

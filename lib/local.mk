@@ -9,10 +9,12 @@ include_HEADERS += lib/bitsift.h
 # umbrella: <bitsift/analysis.h> includes them all.
 bitsiftincludedir = $(includedir)/bitsift
 bitsiftinclude_HEADERS = lib/bitsift/bits.h lib/bitsift/schema.h lib/bitsift/gen.h \
-	lib/bitsift/stats.h lib/bitsift/filter.h
+	lib/bitsift/analysis.h lib/bitsift/stats.h lib/bitsift/filter.h lib/bitsift/diagnose.h \
+	lib/bitsift/error_tally.h
 LIBBITSIFT_INTERNALS = lib/bitsift_internal.h lib/schema_internal.h lib/schema_lexer.h \
 	lib/schema_emit.h lib/relative_tiers.h lib/field_types.h lib/field_read.h \
-	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h
+	lib/schema_passes.h lib/validate_program.h lib/bitsift_testing.h \
+	lib/analysis/drift_candidates.h lib/analysis/diagnose_views.h lib/analysis/diagnose_testing.h
 noinst_HEADERS += $(LIBBITSIFT_INTERNALS)
 pkgconfig_DATA += lib/libbitsift.pc
 EXTRA_DIST += lib/libbitsift.pc.in
@@ -69,7 +71,12 @@ lib_libbitsift_la_SOURCES = \
 	lib/analysis/filter_internal.h \
 	lib/analysis/filter_parse.c \
 	lib/analysis/filter_bind.c \
-	lib/analysis/filter.c
+	lib/analysis/filter.c \
+	lib/analysis/error_tally.c \
+	lib/analysis/drift_candidates.c \
+	lib/analysis/diagnose_views.c \
+	lib/analysis/diagnose.c \
+	lib/analysis/diagnose_testing.c
 # The Wireshark generator's Lua run time, as a C array of lines.
 nodist_lib_libbitsift_la_SOURCES = lib/gen_wireshark_lua.h
 BUILT_SOURCES = lib/gen_wireshark_lua.h

@@ -8,3 +8,4 @@ dist_man_MANS += man/bitsift.1
 dist_man_MANS += man/bitsift-gen.1
 dist_man_MANS += man/bitsift-schema.5
 dist_man_MANS += man/bitsift-filter.3
+dist_man_MANS += man/bitsift-diagnose.3

@@ -6,7 +6,8 @@
  * the candidate changes (drift_candidates.c), and the other schemas as
  * wholes, are ranked by the failing packets they make valid, then the
  * valid packets they break, then the packets read exactly to their end,
- * then the size of the change (diagnose.c).
+ * then the size of the change (the library's diagnosis,
+ * <bitsift/diagnose.h>); this file reads the inputs and prints.
  * Each is printed as a diff of the schema lines it changes:
  *
  *     #1  players[].armor: 7 -> 8 bits, range 0..255 [range]
@@ -26,7 +27,11 @@
 #include <string.h>
 
 #include "cli.h"
-#include "diagnose.h"
+#include "error_tally.h"
+#ifndef BITSIFT_EXPERIMENTAL
+#define BITSIFT_EXPERIMENTAL 1 /* the command uses the library's analysis API */
+#endif
+#include "bitsift/diagnose.h"
 
 /* Ranks printed per packet type, and candidates at the most. */
 #define SHOW_RANKS 5
@@ -34,7 +39,15 @@
 
 struct diagnose_run {
     struct cli *cli;
-    struct diagnosis d;
+    bitsift_diagnosis *d;
+    /* What the diagnosis was made of, for the diffs: */
+    const bitsift_schema *schema;
+    const char *text; /* the schema's text */
+    size_t size;
+    const char *path;
+    bitsift_schema *const *others; /* the other schemas (-s) */
+    const char *const *other_paths;
+    uint64_t packets; /* added */
     struct out out;
     int nomem;
 };
@@ -87,11 +100,19 @@ static int stdin_taken_twice(const struct cli *c)
 static int on_packet(void *ctx, const struct input_packet *p)
 {
     struct diagnose_run *r = ctx;
-    if (!diagnosis_add(&r->d, p->data, p->size)) {
+    r->packets++;
+    if (bitsift_diagnose_add(r->d, p->data, p->size) != BITSIFT_OK) {
         r->nomem = 1;
         return 1;
     }
-    return r->cli->count && r->d.packets >= r->cli->count;
+    return r->cli->count && r->packets >= r->cli->count;
+}
+
+/* The search's stop: the signal that stops the reading. */
+static int stop_on_signal(void *ctx)
+{
+    (void)ctx;
+    return cli_interrupted();
 }
 
 /* ---- the diff of a candidate ------------------------------------------------- */
@@ -120,7 +141,7 @@ static unsigned line_number(const char *text, size_t pos)
 
 /* The lines the edit touches, before [*a, *b) and after [*a, *nb) in the
  * edited text. A whole line inserted touches no line before. */
-static void edit_lines(const char *text, size_t size, const struct drift_candidate *c, size_t *a,
+static void edit_lines(const char *text, size_t size, const bitsift_drift_candidate *c, size_t *a,
                        size_t *b, size_t *nb)
 {
     size_t add = strlen(c->text);
@@ -167,27 +188,26 @@ static void json_lines(struct out *o, const char *text, size_t a, size_t b)
 
 /* ---- text -------------------------------------------------------------------- */
 
-static const char *group_name(const struct diagnosis *d, const struct diagnose_group *g)
+static const char *group_name(const struct diagnose_run *r, const bitsift_diagnose_group *g)
 {
-    if (g->crc)
+    if (g->crc_mismatch)
         return "(CRC mismatch)";
     if (g->packet_type < 0)
         return "(packet type not read)";
-    return bitsift_schema_packet_name(d->schema, (unsigned)g->packet_type);
+    return bitsift_schema_packet_name(r->schema, (unsigned)g->packet_type);
 }
 
 static void text_candidate(struct out *o, const struct diagnose_run *r,
-                           const struct diagnose_report *rep, const struct diagnose_ranked *c)
+                           const bitsift_diagnose_report *rep, const bitsift_diagnose_ranked *c)
 {
-    const struct diagnosis *d = &r->d;
     char head[32];
     snprintf(head, sizeof head, "#%zu%s", c->rank, c->tied ? "=" : "");
     out_str(o, "  ");
     out_str(o, head);
     out_repeat(o, ' ', strlen(head) < 4 ? 4 - strlen(head) : 1);
-    out_str(o, c->c.what);
+    out_str(o, c->change.what);
     out_str(o, " [");
-    out_str(o, drift_family_name(c->c.family));
+    out_str(o, bitsift_drift_family_name(c->change.family));
     out_str(o, "]\n      explains ");
     out_u64(o, c->explained);
     out_char(o, '/');
@@ -201,8 +221,8 @@ static void text_candidate(struct out *o, const struct diagnose_run *r,
     out_char(o, '/');
     out_u64(o, rep->failing_measured + rep->valid_measured);
     out_str(o, " exactly\n");
-    if (c->c.family == DRIFT_SCHEMA) {
-        const bitsift_schema *other = d->others[c->c.schema];
+    if (c->change.family == BITSIFT_DRIFT_SCHEMA) {
+        const bitsift_schema *other = r->others[c->change.schema];
         char line[256];
         snprintf(line, sizeof line, "      protocol %s, id 0x%08x\n", bitsift_schema_name(other),
                  bitsift_schema_protocol_id(other));
@@ -210,36 +230,35 @@ static void text_candidate(struct out *o, const struct diagnose_run *r,
         return;
     }
     size_t a, b, nb, n;
-    char *edited = drift_apply(d->text, d->size, &c->c, &n);
+    char *edited = bitsift_drift_apply(r->text, r->size, &c->change, &n);
     if (!edited) {
         out_str(o, "      (out of memory for the diff)\n");
         return;
     }
-    edit_lines(d->text, d->size, &c->c, &a, &b, &nb);
+    edit_lines(r->text, r->size, &c->change, &a, &b, &nb);
     char where[320];
-    snprintf(where, sizeof where, "      %s:%u\n", d->path,
-             line_number(d->text, a == b && a > 0 ? a - 1 : a));
+    snprintf(where, sizeof where, "      %s:%u\n", r->path,
+             line_number(r->text, a == b && a > 0 ? a - 1 : a));
     out_str(o, where);
     /* A line inserted: the line before it, for where. */
     if (a == b && a > 0)
-        out_lines(o, "      ", ' ', d->text, line_begin(d->text, a - 1), a);
-    out_lines(o, "      ", '-', d->text, a, b);
+        out_lines(o, "      ", ' ', r->text, line_begin(r->text, a - 1), a);
+    out_lines(o, "      ", '-', r->text, a, b);
     out_lines(o, "      ", '+', edited, a, nb);
     free(edited);
 }
 
-static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
-                       const struct diagnose_report *rep)
+static void text_group(struct diagnose_run *r, const bitsift_diagnose_group *g,
+                       const bitsift_diagnose_report *rep)
 {
     struct out *o = &r->out;
-    const struct diagnosis *d = &r->d;
     if (g->packet_type >= 0) {
         out_str(o, "\npacket ");
-        out_str(o, group_name(d, g));
+        out_str(o, group_name(r, g));
         out_str(o, ": ");
     } else {
-        out_str(o, g->crc ? "\npackets whose CRC does not match: "
-                          : "\npackets whose type could not be read: ");
+        out_str(o, g->crc_mismatch ? "\npackets whose CRC does not match: "
+                                   : "\npackets whose type could not be read: ");
     }
     out_u64(o, g->tally.invalid);
     out_str(o, " failing");
@@ -252,7 +271,7 @@ static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
     if (rep->count == 0 && rep->stopped && rep->tried == 0) {
         out_str(o, "  not searched: interrupted\n");
     } else if (rep->count == 0) {
-        if (g->crc || g->packet_type < 0)
+        if (g->crc_mismatch || g->packet_type < 0)
             out_str(o, "  no other schema (-s) explains them: another protocol or version, or "
                        "damaged packets\n");
         else if (rep->stopped)
@@ -264,7 +283,7 @@ static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
     /* Up to SHOW_RANKS ranks, at most SHOW_LINES_MAX candidates; a rank
      * cut short says how many more share it. */
     for (size_t i = 0; i < rep->count && rep->ranked[i].rank <= SHOW_RANKS; i++) {
-        const struct diagnose_ranked *c = &rep->ranked[i];
+        const bitsift_diagnose_ranked *c = &rep->ranked[i];
         if (i == SHOW_LINES_MAX) {
             size_t tied = 0;
             while (i + tied < rep->count && rep->ranked[i + tied].rank == c->rank)
@@ -305,20 +324,19 @@ static void text_group(struct diagnose_run *r, const struct diagnose_group *g,
 
 /* ---- JSON -------------------------------------------------------------------- */
 
-static void json_group(struct diagnose_run *r, const struct diagnose_group *g,
-                       const struct diagnose_report *rep)
+static void json_group(struct diagnose_run *r, const bitsift_diagnose_group *g,
+                       const bitsift_diagnose_report *rep)
 {
     struct out *o = &r->out;
-    const struct diagnosis *d = &r->d;
     out_str(o, "{\"packet_type\":");
     if (g->packet_type >= 0) {
-        const char *name = group_name(d, g);
+        const char *name = group_name(r, g);
         out_json_string(o, name, strlen(name));
     } else {
         out_str(o, "null");
     }
     out_str(o, ",\"crc_mismatch\":");
-    out_str(o, g->crc ? "true" : "false");
+    out_str(o, g->crc_mismatch ? "true" : "false");
     out_str(o, ",\"failing\":");
     out_u64(o, g->tally.invalid);
     out_char(o, ',');
@@ -339,7 +357,7 @@ static void json_group(struct diagnose_run *r, const struct diagnose_group *g,
     out_str(o, rep->stopped ? "true" : "false");
     out_str(o, ",\"candidates\":[");
     for (size_t i = 0; i < rep->count && rep->ranked[i].rank <= SHOW_RANKS; i++) {
-        const struct diagnose_ranked *c = &rep->ranked[i];
+        const bitsift_diagnose_ranked *c = &rep->ranked[i];
         if (i)
             out_char(o, ',');
         out_str(o, "{\"rank\":");
@@ -347,7 +365,7 @@ static void json_group(struct diagnose_run *r, const struct diagnose_group *g,
         out_str(o, ",\"tied\":");
         out_str(o, c->tied ? "true" : "false");
         out_str(o, ",\"family\":\"");
-        out_str(o, drift_family_name(c->c.family));
+        out_str(o, bitsift_drift_family_name(c->change.family));
         out_str(o, "\",\"explained\":");
         out_u64(o, c->explained);
         out_str(o, ",\"broken\":");
@@ -355,29 +373,29 @@ static void json_group(struct diagnose_run *r, const struct diagnose_group *g,
         out_str(o, ",\"exact\":");
         out_u64(o, c->exact);
         out_str(o, ",\"change\":");
-        out_json_string(o, c->c.what, strlen(c->c.what));
-        if (c->c.family == DRIFT_SCHEMA) {
+        out_json_string(o, c->change.what, strlen(c->change.what));
+        if (c->change.family == BITSIFT_DRIFT_SCHEMA) {
             out_str(o, ",\"schema\":");
-            const char *path = d->other_paths[c->c.schema];
+            const char *path = r->other_paths[c->change.schema];
             out_json_string(o, path, strlen(path));
         } else {
             size_t a, b, nb, n;
-            char *edited = drift_apply(d->text, d->size, &c->c, &n);
+            char *edited = bitsift_drift_apply(r->text, r->size, &c->change, &n);
             if (!edited) {
                 r->nomem = 1;
                 break;
             }
-            edit_lines(d->text, d->size, &c->c, &a, &b, &nb);
+            edit_lines(r->text, r->size, &c->change, &a, &b, &nb);
             out_str(o, ",\"line\":");
-            out_u64(o, line_number(d->text, a));
+            out_u64(o, line_number(r->text, a));
             out_str(o, ",\"offset\":");
-            out_u64(o, c->c.start);
+            out_u64(o, c->change.start);
             out_str(o, ",\"length\":");
-            out_u64(o, c->c.end - c->c.start);
+            out_u64(o, c->change.end - c->change.start);
             out_str(o, ",\"replacement\":");
-            out_json_string(o, c->c.text, strlen(c->c.text));
+            out_json_string(o, c->change.text, strlen(c->change.text));
             out_str(o, ",\"remove\":");
-            json_lines(o, d->text, a, b);
+            json_lines(o, r->text, a, b);
             out_str(o, ",\"add\":");
             json_lines(o, edited, a, nb);
             free(edited);
@@ -425,15 +443,26 @@ int cmd_diagnose(struct cli *c)
     struct diagnose_run r;
     memset(&r, 0, sizeof r);
     r.cli = c;
-    if (!diagnosis_init(&r.d, schema, text, size, path)) {
+    r.schema = schema;
+    r.text = text;
+    r.size = size;
+    r.path = path;
+    r.others = c->schemas + 1;
+    r.other_paths = c->schema_paths + 1;
+    /* The search stops at the first signal too (the reading already has). */
+    bitsift_diagnose_options diagnose_options = {
+        .decode_flags = c->strict ? BITSIFT_DECODE_STRICT : 0,
+        .others = r.others,
+        .other_labels = r.other_paths,
+        .other_count = c->schema_count - 1,
+        .stop = stop_on_signal,
+    };
+    r.d = bitsift_diagnose_create(schema, text, size, path, &diagnose_options);
+    if (!r.d) {
         free(text);
         cli_error("out of memory");
         return EXIT_TROUBLE;
     }
-    r.d.flags = c->strict ? BITSIFT_DECODE_STRICT : 0;
-    r.d.others = c->schemas + 1;
-    r.d.other_paths = c->schema_paths + 1;
-    r.d.other_count = c->schema_count - 1;
     out_init(&r.out, stdout);
     c->stdout_buffer = &r.out;
 
@@ -444,59 +473,59 @@ int cmd_diagnose(struct cli *c)
     struct input_counts counts = {0};
     input_run(c->inputs, c->input_count, &options, &h, &counts);
 
-    struct diagnosis *d = &r.d;
-    /* The search stops at the first signal too (the reading already has). */
-    d->stop = options.stop;
+    bitsift_diagnose_counts seen;
+    bitsift_diagnose_get_counts(r.d, &seen);
     uint64_t not_tried = 0;
     size_t cut_groups = 0;
     if (c->format == FORMAT_TEXT && !r.nomem) {
         char line[256];
         snprintf(line, sizeof line, "%llu packets: %llu valid, %llu invalid\n",
-                 (unsigned long long)d->packets, (unsigned long long)d->valid,
-                 (unsigned long long)(d->packets - d->valid));
+                 (unsigned long long)seen.packets, (unsigned long long)seen.valid,
+                 (unsigned long long)(seen.packets - seen.valid));
         out_str(&r.out, line);
     }
-    for (size_t g = 0; g < d->group_count && !r.nomem; g++) {
-        const struct diagnose_group *group = &d->groups[g];
-        if (!group->tally.invalid)
+    for (size_t g = 0; g < seen.group_count && !r.nomem; g++) {
+        bitsift_diagnose_group group;
+        if (!bitsift_diagnose_get_group(r.d, g, &group) || !group.tally.invalid)
             continue;
-        struct diagnose_report rep;
-        if (!diagnosis_run(d, g, &rep)) {
+        bitsift_diagnose_report rep;
+        if (bitsift_diagnose_run(r.d, g, &rep) != BITSIFT_OK) {
             r.nomem = 1;
             break;
         }
         not_tried += rep.not_tried;
         cut_groups += rep.not_tried || rep.rounds_cut;
         if (c->format == FORMAT_JSON)
-            json_group(&r, group, &rep);
+            json_group(&r, &group, &rep);
         else
-            text_group(&r, group, &rep);
-        diagnose_report_free(&rep);
+            text_group(&r, &group, &rep);
+        bitsift_diagnose_report_free(&rep);
     }
+    bitsift_diagnose_get_counts(r.d, &seen);
     if (c->format == FORMAT_JSON && !r.nomem) {
         out_str(&r.out, "{\"summary\":{\"packets\":");
-        out_u64(&r.out, d->packets);
+        out_u64(&r.out, seen.packets);
         out_str(&r.out, ",\"valid\":");
-        out_u64(&r.out, d->valid);
+        out_u64(&r.out, seen.valid);
         out_str(&r.out, ",\"invalid\":");
-        out_u64(&r.out, d->packets - d->valid);
+        out_u64(&r.out, seen.packets - seen.valid);
         out_str(&r.out, ",\"not_sampled\":");
-        out_u64(&r.out, d->not_sampled);
+        out_u64(&r.out, seen.not_sampled);
         out_str(&r.out, ",\"candidates_not_tried\":");
         out_u64(&r.out, not_tried);
         out_str(&r.out, ",\"work\":");
-        out_u64(&r.out, d->work_used);
+        out_u64(&r.out, seen.work_used);
         out_str(&r.out, ",\"work_budget\":");
-        out_u64(&r.out, DIAGNOSE_WORK_BYTES);
+        out_u64(&r.out, seen.work_budget);
         out_str(&r.out, ",\"interrupted\":");
-        out_str(&r.out, d->stopped || cli_interrupted() ? "true" : "false");
+        out_str(&r.out, seen.stopped || cli_interrupted() ? "true" : "false");
         out_str(&r.out, "}}\n");
     } else if (!r.nomem && (not_tried || cut_groups)) {
         char line[256];
         snprintf(line, sizeof line, "\n%s: %llu candidate change%s in %zu packet type%s not "
                  "tried or not measured on every sampled packet\n",
-                 d->stopped || cli_interrupted() ? "interrupted"
-                                                 : "the budget of the search ran out",
+                 seen.stopped || cli_interrupted() ? "interrupted"
+                                                   : "the budget of the search ran out",
                  (unsigned long long)not_tried, not_tried == 1 ? "" : "s", cut_groups,
                  cut_groups == 1 ? "" : "s");
         out_str(&r.out, line);
@@ -504,8 +533,8 @@ int cmd_diagnose(struct cli *c)
     c->stdout_buffer = NULL;
     int failed = out_finish(&r.out) != 0;
     cli_report_counts(c, &counts);
-    uint64_t invalid = d->packets - d->valid, packets = d->packets;
-    diagnosis_free(d);
+    uint64_t invalid = seen.packets - seen.valid, packets = seen.packets;
+    bitsift_diagnose_free(r.d);
     free(text);
     if (r.nomem) {
         cli_error("out of memory");

@@ -25,7 +25,7 @@
 struct stats_run {
     struct cli *cli;
     bitsift_stats *stats;
-    struct error_tally tally;
+    bitsift_error_tally tally;
 };
 
 static int on_packet(void *ctx, const struct input_packet *p)
@@ -39,7 +39,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
     if (index < 0) {
         bitsift_result none;
         record_no_protocol(&none);
-        error_tally_invalid(&r->tally, BITSIFT_E_PROTOCOL);
+        bitsift_error_tally_invalid(&r->tally, BITSIFT_E_PROTOCOL);
         bitsift_stats_add_failure(r->stats, -1, &none);
         if (p->from_capture) /* a packet file has no time */
             bitsift_stats_add_time(r->stats, -1, -1, p->sec, p->size);
@@ -56,14 +56,14 @@ static int on_packet(void *ctx, const struct input_packet *p)
     if (p->from_capture)
         bitsift_stats_add_time(r->stats, index, res.packet_type, p->sec, p->size);
     if (res.status != BITSIFT_OK) {
-        error_tally_invalid(&r->tally, res.status);
+        bitsift_error_tally_invalid(&r->tally, res.status);
         bitsift_stats_add_failure(r->stats, index, &res);
         return c->count && r->tally.packets >= c->count;
     }
     if (bitsift_stats_add_packet(r->stats, index, p->data, p->size, strict, &res))
-        error_tally_valid(&r->tally);
+        bitsift_error_tally_valid(&r->tally);
     else
-        error_tally_invalid(&r->tally, res.status);
+        bitsift_error_tally_invalid(&r->tally, res.status);
     return c->count && r->tally.packets >= c->count;
 }
 

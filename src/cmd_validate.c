@@ -32,7 +32,7 @@ struct validate_run {
     struct out out;
     struct out line; /* one failure line, for JUnit */
     struct junit *junit;
-    struct error_tally tally;
+    bitsift_error_tally tally;
     uint64_t shown; /* failures printed (--max-errors) */
 };
 
@@ -77,12 +77,12 @@ static int on_packet(void *ctx, const struct input_packet *p)
         return 0; /* not selected by -Y: not checked */
     const bitsift_schema *schema = verdict.schema;
     if (verdict.res.status == BITSIFT_OK) {
-        error_tally_valid(&v->tally);
+        bitsift_error_tally_valid(&v->tally);
         if (v->junit)
             junit_packet(v->junit, NULL);
     } else {
         const bitsift_schema *several = c->schema_count > 1 ? schema : NULL;
-        error_tally_invalid(&v->tally, verdict.res.status);
+        bitsift_error_tally_invalid(&v->tally, verdict.res.status);
         if (!c->max_errors || v->shown < c->max_errors) {
             v->shown++;
             if (c->format == FORMAT_JSON) {

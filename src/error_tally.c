@@ -1,25 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * error_tally.c -- the tally of valid packets and of errors by kind that
- * validate and stats share, and its summary (see error_tally.h).
+ * error_tally.c -- the summary of a tally of packets by error kind that
+ * validate, stats and diagnose print (see error_tally.h).
  */
 #include "error_tally.h"
 
-void error_tally_valid(struct error_tally *t)
-{
-    t->packets++;
-    t->valid++;
-}
-
-void error_tally_invalid(struct error_tally *t, bitsift_error kind)
-{
-    t->packets++;
-    t->invalid++;
-    if ((unsigned)kind < BITSIFT_ERROR_COUNT)
-        t->by_kind[kind]++;
-}
-
-void error_tally_text_counts(struct out *o, const struct error_tally *t)
+void error_tally_text_counts(struct out *o, const bitsift_error_tally *t)
 {
     out_u64(o, t->packets);
     out_str(o, t->packets == 1 ? " packet: " : " packets: ");
@@ -29,7 +15,7 @@ void error_tally_text_counts(struct out *o, const struct error_tally *t)
     out_str(o, " invalid");
 }
 
-void error_tally_text_kinds(struct out *o, const struct error_tally *t, const char *open,
+void error_tally_text_kinds(struct out *o, const bitsift_error_tally *t, const char *open,
                             const char *sep, const char *close)
 {
     int any = 0;
@@ -46,7 +32,7 @@ void error_tally_text_kinds(struct out *o, const struct error_tally *t, const ch
         out_str(o, close);
 }
 
-void error_tally_json_counts(struct out *o, const struct error_tally *t)
+void error_tally_json_counts(struct out *o, const bitsift_error_tally *t)
 {
     out_str(o, "\"packets\":");
     out_u64(o, t->packets);
@@ -56,7 +42,7 @@ void error_tally_json_counts(struct out *o, const struct error_tally *t)
     out_u64(o, t->invalid);
 }
 
-void error_tally_json_kinds(struct out *o, const struct error_tally *t)
+void error_tally_json_kinds(struct out *o, const bitsift_error_tally *t)
 {
     out_str(o, "\"errors\":{");
     const char *sep = "";

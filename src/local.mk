@@ -10,7 +10,7 @@ src_bitsift_SOURCES = \
 	src/decap.c src/decap.h src/byte_cursor.h src/encap.c src/encap.h \
 	src/out.c src/out.h src/float_format.c src/float_format.h src/fields.c src/fields.h src/record.c src/record.h \
 	src/junit.c src/junit.h src/output_file.c src/output_file.h \
-	src/cmd_diagnose.c src/diagnose.c src/diagnose.h src/diagnose_views.c src/diagnose_views.h src/drift_candidates.c src/drift_candidates.h \
+	src/cmd_diagnose.c \
 	src/frame_select.c src/frame_select.h src/verdict.c src/verdict.h \
 	src/advisor.c src/advisor.h
 # The bundled example schema: installed in $(pkgdatadir); an uninstalled

@@ -6,26 +6,19 @@
 # (tests/diagnose/cli.sh), and its bounds when many types fail (the budget,
 # the stop, the CPU time: search_budget.c, many-types.sh).
 check_PROGRAMS += tests/diagnose/planted_drift
-tests_diagnose_planted_drift_SOURCES = tests/diagnose/planted_drift.c \
-	src/diagnose.c src/diagnose.h src/diagnose_views.c src/diagnose_views.h src/drift_candidates.c src/drift_candidates.h \
-	src/error_tally.c src/error_tally.h src/out.c src/out.h src/float_format.c src/float_format.h
-tests_diagnose_planted_drift_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_diagnose_planted_drift_SOURCES = tests/diagnose/planted_drift.c
+tests_diagnose_planted_drift_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/analysis
 tests_diagnose_planted_drift_LDADD = lib/libbitsift.la -lm
 # The search's budget and its stop (a signal), on 12 failing types.
 check_PROGRAMS += tests/diagnose/search_budget
-tests_diagnose_search_budget_SOURCES = tests/diagnose/search_budget.c \
-	src/diagnose.c src/diagnose.h src/diagnose_views.c src/diagnose_views.h src/drift_candidates.c \
-	src/drift_candidates.h src/error_tally.c src/error_tally.h src/out.c src/out.h \
-	src/float_format.c src/float_format.h
-tests_diagnose_search_budget_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
-tests_diagnose_search_budget_LDADD = lib/libbitsift.la -lm
+tests_diagnose_search_budget_SOURCES = tests/diagnose/search_budget.c
+tests_diagnose_search_budget_LDADD = lib/libbitsift.la
 # A packet type's view reads its packets as the whole schema does, with
-# every kind of candidate change (the guard of diagnose_views.c).
+# every kind of candidate change (the guard of lib/analysis/diagnose_views.c).
 check_PROGRAMS += tests/diagnose/views_equivalence
-tests_diagnose_views_equivalence_SOURCES = tests/diagnose/views_equivalence.c \
-	src/diagnose_views.c src/diagnose_views.h src/drift_candidates.c src/drift_candidates.h
-tests_diagnose_views_equivalence_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
-tests_diagnose_views_equivalence_LDADD = lib/libbitsift.la -lm
+tests_diagnose_views_equivalence_SOURCES = tests/diagnose/views_equivalence.c
+tests_diagnose_views_equivalence_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/analysis
+tests_diagnose_views_equivalence_LDADD = lib/libbitsift.la
 # Where fields are written (bitsift_schema_field_source), on shooter.bss.
 check_PROGRAMS += tests/diagnose/field_source
 tests_diagnose_field_source_SOURCES = tests/diagnose/field_source.c

@@ -5,7 +5,7 @@
  * For every example schema and every family of change, the schema text is
  * drifted here (with ranges, types and names of its own, not the
  * candidates' spellings), random valid packets of every type are written
- * by the ENCODER with the drifted schema, and the search of diagnose.c is
+ * by the ENCODER with the drifted schema, and the library's diagnosis is
  * run with the original. A planted change "ranks first" when a candidate
  * of rank 1 (alone or tied) is the same change on the wire:
  *
@@ -28,7 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diagnose.h"
+#include "bitsift.h"
+#include "diagnose_testing.h"
 
 #define PACKETS_PER_TYPE 100 /* of every packet type, per plant */
 #define MAX_PACKET 65536
@@ -39,7 +40,7 @@ struct tally {
     unsigned planted, hidden, first, alone;
 };
 
-static struct tally totals[DRIFT_FAMILY_COUNT];
+static struct tally totals[BITSIFT_DRIFT_FAMILY_COUNT];
 static unsigned tap_number, tap_failed;
 
 static bool isalnum_ascii(char ch)
@@ -100,7 +101,7 @@ static char *stripped(const char *text, size_t size)
 
 /* One planted change and how to recognise it among the candidates. */
 struct plant {
-    enum drift_family family;
+    bitsift_drift_family family;
     size_t start, end; /* the edit of the original text */
     char text[4096];
     int new_bits;     /* range, cfloat, enum, insert: the width it gives */
@@ -116,7 +117,7 @@ struct schema_case {
 };
 
 /* Random valid packets of every type, written with `drifted`. */
-static bool add_packets(struct diagnosis *d, const bitsift_schema *drifted)
+static bool add_packets(bitsift_diagnosis *d, const bitsift_schema *drifted)
 {
     bitsift_tree *t = bitsift_tree_create(drifted);
     static uint8_t buf[MAX_PACKET];
@@ -129,7 +130,7 @@ static bool add_packets(struct diagnosis *d, const bitsift_schema *drifted)
             if (bitsift_tree_random(t, type, rnd(), (unsigned)rnd_between(20, 100)) != BITSIFT_OK ||
                 bitsift_encode(drifted, t, buf, sizeof buf, &size, &res) != BITSIFT_OK)
                 continue;
-            ok = diagnosis_add(d, buf, size);
+            ok = bitsift_diagnose_add(d, buf, size) == BITSIFT_OK;
         }
     bitsift_tree_free(t);
     return ok;
@@ -137,19 +138,19 @@ static bool add_packets(struct diagnosis *d, const bitsift_schema *drifted)
 
 /* Whether candidate c of the original text is the planted change p. */
 static bool same_change(const struct schema_case *sc, const struct plant *p,
-                        const struct drift_candidate *c, const char *planted_stripped)
+                        const bitsift_drift_candidate *c, const char *planted_stripped)
 {
     switch (p->family) {
-    case DRIFT_RANGE:
-    case DRIFT_CFLOAT:
-    case DRIFT_ENUM:
-    case DRIFT_INSERT:
+    case BITSIFT_DRIFT_RANGE:
+    case BITSIFT_DRIFT_CFLOAT:
+    case BITSIFT_DRIFT_ENUM:
+    case BITSIFT_DRIFT_INSERT:
         return c->family == p->family && c->start == p->match_at && c->new_bits == p->new_bits;
-    case DRIFT_SCHEMA:
-        return c->family == DRIFT_SCHEMA && c->schema == 1;
+    case BITSIFT_DRIFT_SCHEMA:
+        return c->family == BITSIFT_DRIFT_SCHEMA && c->schema == 1;
     default: {
         size_t n;
-        char *edited = drift_apply(sc->text, sc->size, c, &n);
+        char *edited = bitsift_drift_apply(sc->text, sc->size, c, &n);
         char *st = edited ? stripped(edited, n) : NULL;
         bool same = st && strcmp(st, planted_stripped) == 0;
         free(edited);
@@ -162,9 +163,9 @@ static bool same_change(const struct schema_case *sc, const struct plant *p,
 /* Plant p, diagnose, tally. */
 static void run_plant(const struct schema_case *sc, const struct plant *p)
 {
-    struct drift_candidate edit = {.start = p->start, .end = p->end, .text = (char *)p->text};
+    bitsift_drift_candidate edit = {.start = p->start, .end = p->end, .text = (char *)p->text};
     size_t n;
-    char *drifted_text = drift_apply(sc->text, sc->size, &edit, &n);
+    char *drifted_text = bitsift_drift_apply(sc->text, sc->size, &edit, &n);
     bitsift_schema_error err;
     /* The schema family: the drifted schema (another version) and a decoy
      * are given as other schemas; the capture is written with the first. */
@@ -177,59 +178,70 @@ static void run_plant(const struct schema_case *sc, const struct plant *p)
         return; /* not a schema: not planted */
     }
     struct tally *t = &totals[p->family];
-    struct diagnosis d;
     bitsift_schema *decoy = NULL;
-    if (!diagnosis_init(&d, sc->s, sc->text, sc->size, sc->path))
-        abort();
     bitsift_schema *others[2] = {NULL, drifted};
     const char *other_paths[2] = {"decoy.bss", "drifted.bss"};
-    if (p->family == DRIFT_SCHEMA) {
+    bitsift_diagnose_options options = {0};
+    if (p->family == BITSIFT_DRIFT_SCHEMA) {
         /* The decoy: the original with its protocol id changed the other
          * way, so that it explains nothing. */
         decoy = bitsift_schema_compile(sc->text, sc->size, "decoy", &err);
         others[0] = decoy;
-        d.others = others;
-        d.other_paths = other_paths;
-        d.other_count = 2;
+        options.others = others;
+        options.other_labels = other_paths;
+        options.other_count = 2;
     }
-    if (!add_packets(&d, drifted))
+    bitsift_diagnosis *d = bitsift_diagnose_create(sc->s, sc->text, sc->size, sc->path, &options);
+    if (!d)
+        abort();
+    if (!add_packets(d, drifted))
         abort();
     /* The group with the most failing packets. */
+    bitsift_diagnose_counts counts;
+    bitsift_diagnose_get_counts(d, &counts);
     size_t best = 0;
-    for (size_t g = 1; g < d.group_count; g++)
-        if (d.groups[g].tally.invalid > d.groups[best].tally.invalid)
+    uint64_t most = 0;
+    for (size_t g = 0; g < counts.group_count; g++) {
+        bitsift_diagnose_group group;
+        if (!bitsift_diagnose_get_group(d, g, &group))
+            abort();
+        if (g == 0 || group.tally.invalid > most) {
             best = g;
+            most = group.tally.invalid;
+        }
+    }
     t->planted++;
-    if (d.groups[best].tally.invalid == 0) {
+    if (most == 0) {
         t->hidden++;
         if (getenv("PLANTED_VERBOSE"))
             printf("# not revealed: %s %s: %s (%" PRIu64 " packets)\n", sc->path,
-                   drift_family_name(p->family), p->label, d.packets);
+                   bitsift_drift_family_name(p->family), p->label, counts.packets);
     } else {
-        struct diagnose_report rep;
-        if (!diagnosis_run(&d, best, &rep))
+        bitsift_diagnose_report rep;
+        if (bitsift_diagnose_run(d, best, &rep) != BITSIFT_OK)
             abort();
         bool first = false;
         size_t at_first = 0;
         for (size_t i = 0; i < rep.count && rep.ranked[i].rank == 1; i++) {
             at_first++;
-            if (same_change(sc, p, &rep.ranked[i].c, planted_stripped))
+            if (same_change(sc, p, &rep.ranked[i].change, planted_stripped))
                 first = true;
         }
         if (first) {
             t->first++;
             t->alone += at_first == 1;
         } else if (getenv("PLANTED_VERBOSE")) {
-            printf("# miss: %s %s: %s; rank 1: %s\n", sc->path, drift_family_name(p->family),
-                   p->label, rep.count ? rep.ranked[0].c.what : "(nothing explains)");
+            printf("# miss: %s %s: %s; rank 1: %s\n", sc->path,
+                   bitsift_drift_family_name(p->family), p->label,
+                   rep.count ? rep.ranked[0].change.what : "(nothing explains)");
             for (size_t i = 0; i < rep.count && i < 6; i++)
                 printf("#    #%zu %" PRIu64 "/%" PRIu64 " broken %" PRIu64 " exact %" PRIu64 " %s\n",
                        rep.ranked[i].rank, rep.ranked[i].explained, rep.failing_measured,
-                       rep.ranked[i].broken, rep.ranked[i].exact, rep.ranked[i].c.what);
+                       rep.ranked[i].broken, rep.ranked[i].exact, rep.ranked[i].change.what);
         }
-        diagnose_report_free(&rep);
+        bitsift_diagnose_report_free(&rep);
     }
-    diagnosis_free(&d);
+    bitsift_diagnose_free(d);
     bitsift_schema_free(drifted);
     bitsift_schema_free(decoy);
     free(planted_stripped);
@@ -258,13 +270,14 @@ static void try_plant(const struct schema_case *sc, const struct plant *p)
  * plant compiles some 1500 candidate schemas of shooter.bss). */
 static void run_plants(const struct schema_case *sc)
 {
-    for (int f = 0; f < DRIFT_FAMILY_COUNT; f++) {
+    for (int f = 0; f < BITSIFT_DRIFT_FAMILY_COUNT; f++) {
         size_t count = 0, k = 0;
         for (size_t i = 0; i < queued; i++)
-            count += queue[i].family == (enum drift_family)f;
-        size_t keep = f == DRIFT_RANGE || count < PLANTS_PER_FAMILY ? count : PLANTS_PER_FAMILY;
+            count += queue[i].family == (bitsift_drift_family)f;
+        size_t keep =
+            f == BITSIFT_DRIFT_RANGE || count < PLANTS_PER_FAMILY ? count : PLANTS_PER_FAMILY;
         for (size_t i = 0; i < queued; i++) {
-            if (queue[i].family != (enum drift_family)f)
+            if (queue[i].family != (bitsift_drift_family)f)
                 continue;
             /* The k-th of `count` runs when it starts a new 1/keep-th. */
             if ((k * keep) % count < keep)
@@ -275,7 +288,7 @@ static void run_plants(const struct schema_case *sc)
     queued = 0;
 }
 
-static void plant_text(struct plant *p, enum drift_family family, size_t start, size_t end,
+static void plant_text(struct plant *p, bitsift_drift_family family, size_t start, size_t end,
                        const char *text)
 {
     memset(p, 0, sizeof *p);
@@ -343,7 +356,7 @@ static void plant_ranges(const struct schema_case *sc, unsigned id, const bitsif
             if (bitsift_bits_required(nmin, nmax) != (unsigned)nw)
                 continue;
             snprintf(text, sizeof text, "int(%" PRId64 ", %" PRId64 ")", nmin, nmax);
-            plant_text(&p, DRIFT_RANGE, src->type_start, src->type_end, text);
+            plant_text(&p, BITSIFT_DRIFT_RANGE, src->type_start, src->type_end, text);
             p.new_bits = nw;
             snprintf(p.label, sizeof p.label, "%s %s", info->path, text);
             try_plant(sc, &p);
@@ -354,7 +367,7 @@ static void plant_ranges(const struct schema_case *sc, unsigned id, const bitsif
             if (d == 0 || nw < 1 || nw > 64)
                 continue;
             snprintf(text, sizeof text, "bits(%d)", nw);
-            plant_text(&p, DRIFT_RANGE, src->type_start, src->type_end, text);
+            plant_text(&p, BITSIFT_DRIFT_RANGE, src->type_start, src->type_end, text);
             p.new_bits = nw;
             snprintf(p.label, sizeof p.label, "%s %s", info->path, text);
             try_plant(sc, &p);
@@ -394,12 +407,12 @@ static void plant_cfloat(const struct schema_case *sc, const bitsift_field_info 
                 nw > 32 || nw < 1)
                 continue;
             char smin[32], smax[32], sres[32], text[160];
-            drift_format_float(smin, sizeof smin, fmin);
-            drift_format_float(smax, sizeof smax, fmax);
-            drift_format_float(sres, sizeof sres, res);
+            bitsift__drift_format_float(smin, sizeof smin, fmin);
+            bitsift__drift_format_float(smax, sizeof smax, fmax);
+            bitsift__drift_format_float(sres, sizeof sres, res);
             snprintf(text, sizeof text, "compressed_float(%s, %s, %s)", smin, smax, sres);
             struct plant p;
-            plant_text(&p, DRIFT_CFLOAT, src->type_start, src->type_end, text);
+            plant_text(&p, BITSIFT_DRIFT_CFLOAT, src->type_start, src->type_end, text);
             p.new_bits = (int)nw;
             snprintf(p.label, sizeof p.label, "%.60s %.90s", info->path, text);
             try_plant(sc, &p);
@@ -417,11 +430,11 @@ static void plant_insert(const struct schema_case *sc, size_t pos, bool before, 
                              {"int(-1000, 1000)", 11},
                              {"compressed_float(0, 1, 0.01)", 7}};
     unsigned k = (unsigned)(rnd() % INSERT_TYPES);
-    struct drift_candidate c;
-    if (!drift_insertion(sc->text, sc->size, pos, before, types[k].type, "planted", &c))
+    bitsift_drift_candidate c;
+    if (!bitsift__drift_insertion(sc->text, sc->size, pos, before, types[k].type, "planted", &c))
         abort();
     struct plant p;
-    plant_text(&p, DRIFT_INSERT, c.start, c.end, c.text);
+    plant_text(&p, BITSIFT_DRIFT_INSERT, c.start, c.end, c.text);
     free(c.text);
     p.new_bits = types[k].bits;
     snprintf(p.label, sizeof p.label, "%s %s", types[k].type, where);
@@ -432,13 +445,13 @@ static void plant_remove(const struct schema_case *sc, const bitsift_field_info 
                          const bitsift_field_source *src)
 {
     struct plant p;
-    plant_text(&p, DRIFT_REMOVE, src->start, src->end, "");
+    plant_text(&p, BITSIFT_DRIFT_REMOVE, src->start, src->end, "");
     snprintf(p.label, sizeof p.label, "%s removed", info->path);
     try_plant(sc, &p);
 }
 
 /* Each integer literal of text[a, b) moved by one. */
-static void plant_literals(const struct schema_case *sc, enum drift_family family, size_t a,
+static void plant_literals(const struct schema_case *sc, bitsift_drift_family family, size_t a,
                            size_t b, const char *where)
 {
     for (size_t i = a; i < b; i++) {
@@ -500,7 +513,7 @@ static void plant_condition_names(const struct schema_case *sc, size_t a, size_t
                     else
                         snprintf(text, sizeof text, "%" PRId64, v + d);
                     struct plant p;
-                    plant_text(&p, DRIFT_CONDITION, i, e, text);
+                    plant_text(&p, BITSIFT_DRIFT_CONDITION, i, e, text);
                     snprintf(p.label, sizeof p.label, "%s: %s -> %s", where, name, text);
                     try_plant(sc, &p);
                 }
@@ -532,7 +545,7 @@ static void plant_enum(const struct schema_case *sc, unsigned id, const bitsift_
         if (n + 40 >= sizeof text)
             continue;
         struct plant p;
-        plant_text(&p, DRIFT_ENUM, src->body_end, src->body_end, text);
+        plant_text(&p, BITSIFT_DRIFT_ENUM, src->body_end, src->body_end, text);
         int64_t nmax = last + counts[k] > info->max ? last + counts[k] : info->max;
         p.new_bits = (int)bitsift_bits_required(info->min, nmax);
         snprintf(p.label, sizeof p.label, "enum of %s: %" PRId64 " values added", info->path,
@@ -577,7 +590,7 @@ static void plant_schema(const struct schema_case *sc)
         memcpy(text + n, t + a_end, middle);
         snprintf(text + n + middle, 64, "int(0, %" PRId64 ")", ((int64_t)1 << (w + 1)) - 1);
         struct plant p;
-        plant_text(&p, DRIFT_SCHEMA, a, src.type_end, "");
+        plant_text(&p, BITSIFT_DRIFT_SCHEMA, a, src.type_end, "");
         if (strlen(text) + 1 < sizeof p.text) {
             snprintf(p.text, sizeof p.text, "%s", text);
             snprintf(p.label, sizeof p.label, "version %llu, %s one bit wider", v + 1, info.path);
@@ -591,9 +604,9 @@ static void plant_schema(const struct schema_case *sc)
 static void plant_all(const struct schema_case *sc)
 {
     unsigned count = bitsift_schema_field_count(sc->s);
-    size_t *seen[DRIFT_FAMILY_COUNT];
-    size_t nseen[DRIFT_FAMILY_COUNT] = {0};
-    for (int f = 0; f < DRIFT_FAMILY_COUNT; f++)
+    size_t *seen[BITSIFT_DRIFT_FAMILY_COUNT];
+    size_t nseen[BITSIFT_DRIFT_FAMILY_COUNT] = {0};
+    for (int f = 0; f < BITSIFT_DRIFT_FAMILY_COUNT; f++)
         seen[f] = calloc(2 * (size_t)count + 1, sizeof **seen);
     for (unsigned id = 0; id < count; id++) {
         bitsift_field_info info;
@@ -601,26 +614,28 @@ static void plant_all(const struct schema_case *sc)
         bitsift_schema_field_info(sc->s, id, &info);
         bitsift_schema_field_source(sc->s, id, &src);
         if (info.parent < 0) {
-            if (!seen_before(seen[DRIFT_INSERT], &nseen[DRIFT_INSERT], src.body_end))
+            if (!seen_before(seen[BITSIFT_DRIFT_INSERT], &nseen[BITSIFT_DRIFT_INSERT],
+                             src.body_end))
                 plant_insert(sc, src.body_end, false, "at the end of a packet");
             continue;
         }
-        if (!seen_before(seen[DRIFT_RANGE], &nseen[DRIFT_RANGE], src.type_start)) {
+        if (!seen_before(seen[BITSIFT_DRIFT_RANGE], &nseen[BITSIFT_DRIFT_RANGE], src.type_start)) {
             plant_ranges(sc, id, &info, &src);
             plant_cfloat(sc, &info, &src);
         }
         if (info.type == BITSIFT_FIELD_ENUM &&
-            !seen_before(seen[DRIFT_ENUM], &nseen[DRIFT_ENUM], src.body_end))
+            !seen_before(seen[BITSIFT_DRIFT_ENUM], &nseen[BITSIFT_DRIFT_ENUM], src.body_end))
             plant_enum(sc, id, &info, &src);
         if (info.type == BITSIFT_FIELD_ARRAY && src.array_start != src.array_end &&
-            !seen_before(seen[DRIFT_BOUND], &nseen[DRIFT_BOUND], src.array_start))
-            plant_literals(sc, DRIFT_BOUND, src.array_start, src.array_end, info.path);
+            !seen_before(seen[BITSIFT_DRIFT_BOUND], &nseen[BITSIFT_DRIFT_BOUND], src.array_start))
+            plant_literals(sc, BITSIFT_DRIFT_BOUND, src.array_start, src.array_end, info.path);
         if (src.cond_start != src.cond_end &&
-            !seen_before(seen[DRIFT_CONDITION], &nseen[DRIFT_CONDITION], src.cond_start)) {
-            plant_literals(sc, DRIFT_CONDITION, src.cond_start, src.cond_end, info.path);
+            !seen_before(seen[BITSIFT_DRIFT_CONDITION], &nseen[BITSIFT_DRIFT_CONDITION],
+                         src.cond_start)) {
+            plant_literals(sc, BITSIFT_DRIFT_CONDITION, src.cond_start, src.cond_end, info.path);
             plant_condition_names(sc, src.cond_start, src.cond_end, info.path);
         }
-        if (!seen_before(seen[DRIFT_REMOVE], &nseen[DRIFT_REMOVE], src.start)) {
+        if (!seen_before(seen[BITSIFT_DRIFT_REMOVE], &nseen[BITSIFT_DRIFT_REMOVE], src.start)) {
             plant_remove(sc, &info, &src);
             char where[160];
             snprintf(where, sizeof where, "before %s", info.path);
@@ -628,7 +643,7 @@ static void plant_all(const struct schema_case *sc)
         }
     }
     plant_schema(sc);
-    for (int f = 0; f < DRIFT_FAMILY_COUNT; f++)
+    for (int f = 0; f < BITSIFT_DRIFT_FAMILY_COUNT; f++)
         free(seen[f]);
 }
 
@@ -648,13 +663,13 @@ int main(int argc, char **argv)
             list[n++] = paths[i];
         }
     }
-    printf("1..%d\n", n * (DRIFT_FAMILY_COUNT + 0));
+    printf("1..%d\n", n * (BITSIFT_DRIFT_FAMILY_COUNT + 0));
     for (int i = 0; i < n; i++) {
         struct schema_case sc = {.path = list[i]};
         char *text = read_file(list[i], &sc.size);
         bitsift_schema_error err;
         bitsift_schema *s = text ? bitsift_schema_compile(text, sc.size, list[i], &err) : NULL;
-        struct tally before[DRIFT_FAMILY_COUNT];
+        struct tally before[BITSIFT_DRIFT_FAMILY_COUNT];
         memcpy(before, totals, sizeof before);
         if (s) {
             sc.text = text;
@@ -662,32 +677,33 @@ int main(int argc, char **argv)
             plant_all(&sc);
             run_plants(&sc);
         }
-        for (int f = 0; f < DRIFT_FAMILY_COUNT; f++) {
+        for (int f = 0; f < BITSIFT_DRIFT_FAMILY_COUNT; f++) {
             struct tally t = totals[f];
             t.planted -= before[f].planted, t.hidden -= before[f].hidden;
             t.first -= before[f].first, t.alone -= before[f].alone;
             unsigned shown = t.planted - t.hidden;
             /* One-field range and width changes must rank first, all of
              * them; the other families are reported. */
-            bool ok = s && (f != DRIFT_RANGE || t.first == shown);
+            bool ok = s && (f != BITSIFT_DRIFT_RANGE || t.first == shown);
             tap_number++;
             if (!ok)
                 tap_failed++;
             printf("%s %u - %s %s: rank 1 for %u of %u revealed (%u alone), %u not revealed\n",
-                   ok ? "ok" : "not ok", tap_number, list[i], drift_family_name((enum drift_family)f),
-                   t.first, shown, t.alone, t.hidden);
+                   ok ? "ok" : "not ok", tap_number, list[i],
+                   bitsift_drift_family_name((bitsift_drift_family)f), t.first, shown, t.alone,
+                   t.hidden);
         }
         bitsift_schema_free(s);
         free(text);
     }
     printf("# rank-1 rate per family (planted change ranked first, alone or tied):\n");
     unsigned all_first = 0, all_shown = 0;
-    for (int f = 0; f < DRIFT_FAMILY_COUNT; f++) {
+    for (int f = 0; f < BITSIFT_DRIFT_FAMILY_COUNT; f++) {
         unsigned shown = totals[f].planted - totals[f].hidden;
         all_first += totals[f].first;
         all_shown += shown;
         printf("#   %-9s %4u/%-4u %5.1f%%  (alone %u; %u planted, %u revealed by no packet)\n",
-               drift_family_name((enum drift_family)f), totals[f].first, shown,
+               bitsift_drift_family_name((bitsift_drift_family)f), totals[f].first, shown,
                shown ? 100.0 * totals[f].first / shown : 0.0, totals[f].alone, totals[f].planted,
                totals[f].hidden);
     }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * search_budget.c -- the bounds of diagnose's search (diagnose.h): the
+ * search_budget.c -- the bounds of the diagnosis's search
+ * (<bitsift/diagnose.h>): the
  * work of a run stays within its budget, a run over budget says what it
  * left out and gives the same report every time (the budget is a count,
  * not a time), and a stop (a signal) ends the search at once with the
@@ -13,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diagnose.h"
+#define BITSIFT_EXPERIMENTAL 1
+#include "bitsift.h"
+#include "bitsift/diagnose.h"
 
 #define TYPES 12
 
@@ -57,7 +60,8 @@ static bitsift_schema *compile(const char *text, size_t size)
 }
 
 /* `count` random packets of every type written with `writer`. */
-static void add_packets(struct diagnosis *d, const bitsift_schema *writer, int count, uint64_t seed)
+static void add_packets(bitsift_diagnosis *d, const bitsift_schema *writer, int count,
+                        uint64_t seed)
 {
     bitsift_tree *tree = bitsift_tree_create(writer);
     static uint8_t buf[4096];
@@ -66,16 +70,22 @@ static void add_packets(struct diagnosis *d, const bitsift_schema *writer, int c
             size_t size;
             if (bitsift_tree_random(tree, t, seed + t * 1000u + (unsigned)k, 50) != BITSIFT_OK ||
                 bitsift_encode(writer, tree, buf, sizeof buf, &size, NULL) != BITSIFT_OK ||
-                !diagnosis_add(d, buf, size))
+                bitsift_diagnose_add(d, buf, size) != BITSIFT_OK)
                 abort();
         }
     bitsift_tree_free(tree);
 }
 
+/* The stop: the flag a test sets (a signal handler's, in the command). */
+static int stop_flag(void *ctx)
+{
+    return *(const int *)ctx;
+}
+
 /* One run over every group with failures: the reports, what it left out,
  * its work. The diagnosis is made again for each run. */
 struct run {
-    struct diagnose_report reps[TYPES + 2];
+    bitsift_diagnose_report reps[TYPES + 2];
     size_t groups;
     uint64_t not_tried, work, budget;
     size_t stopped_groups, cut_groups;
@@ -85,35 +95,41 @@ static void search(const bitsift_schema *s, const bitsift_schema *drifted, const
                    size_t size, uint64_t budget, size_t stop_after, struct run *r)
 {
     memset(r, 0, sizeof *r);
-    struct diagnosis d;
-    if (!diagnosis_init(&d, s, text, size, "many.bss"))
+    int stop = 0;
+    bitsift_diagnose_options options = {.work_budget = budget, .stop = stop_flag,
+                                        .stop_ctx = &stop};
+    bitsift_diagnosis *d = bitsift_diagnose_create(s, text, size, "many.bss", &options);
+    if (!d)
         abort();
-    add_packets(&d, drifted, 20, 1);
-    add_packets(&d, s, 10, 77);
-    d.work_budget = budget;
-    volatile sig_atomic_t stop = 0;
-    d.stop = &stop;
-    for (size_t g = 0; g < d.group_count; g++) {
-        if (!d.groups[g].tally.invalid)
+    add_packets(d, drifted, 20, 1);
+    add_packets(d, s, 10, 77);
+    bitsift_diagnose_counts counts;
+    bitsift_diagnose_get_counts(d, &counts);
+    for (size_t g = 0; g < counts.group_count; g++) {
+        bitsift_diagnose_group group;
+        if (!bitsift_diagnose_get_group(d, g, &group))
+            abort();
+        if (!group.tally.invalid)
             continue;
         if (r->groups == stop_after)
             stop = 1;
-        struct diagnose_report *rep = &r->reps[r->groups++];
-        if (!diagnosis_run(&d, g, rep))
+        bitsift_diagnose_report *rep = &r->reps[r->groups++];
+        if (bitsift_diagnose_run(d, g, rep) != BITSIFT_OK)
             abort();
         r->not_tried += rep->not_tried;
         r->stopped_groups += rep->stopped;
         r->cut_groups += rep->not_tried > 0;
     }
-    r->work = d.work_used;
-    r->budget = d.work_budget;
-    diagnosis_free(&d);
+    bitsift_diagnose_get_counts(d, &counts);
+    r->work = counts.work_used;
+    r->budget = counts.work_budget;
+    bitsift_diagnose_free(d);
 }
 
 static void run_free(struct run *r)
 {
     for (size_t i = 0; i < r->groups; i++)
-        diagnose_report_free(&r->reps[i]);
+        bitsift_diagnose_report_free(&r->reps[i]);
 }
 
 /* The same reports: candidates, their order, ranks and counts. */
@@ -122,14 +138,14 @@ static bool same_reports(const struct run *a, const struct run *b)
     if (a->groups != b->groups || a->work != b->work)
         return false;
     for (size_t g = 0; g < a->groups; g++) {
-        const struct diagnose_report *x = &a->reps[g], *y = &b->reps[g];
+        const bitsift_diagnose_report *x = &a->reps[g], *y = &b->reps[g];
         if (x->count != y->count || x->tried != y->tried || x->not_tried != y->not_tried ||
             x->rounds_cut != y->rounds_cut)
             return false;
         for (size_t i = 0; i < x->count; i++) {
-            const struct diagnose_ranked *p = &x->ranked[i], *q = &y->ranked[i];
+            const bitsift_diagnose_ranked *p = &x->ranked[i], *q = &y->ranked[i];
             if (p->rank != q->rank || p->explained != q->explained || p->broken != q->broken ||
-                p->exact != q->exact || strcmp(p->c.what, q->c.what) != 0)
+                p->exact != q->exact || strcmp(p->change.what, q->change.what) != 0)
                 return false;
         }
     }
@@ -147,8 +163,9 @@ int main(void)
     search(s, drifted, text, size, 0, SIZE_MAX, &full);
     snprintf(what, sizeof what, "the default budget: %zu groups, nothing left out, work %" PRIu64
              " <= %" PRIu64, full.groups, full.work, full.budget);
-    report(full.groups == TYPES && full.not_tried == 0 && full.work <= DIAGNOSE_WORK_BYTES &&
-               full.budget == DIAGNOSE_WORK_BYTES,
+    report(full.groups == TYPES && full.not_tried == 0 &&
+               full.work <= BITSIFT_DIAGNOSE_WORK_BYTES &&
+               full.budget == BITSIFT_DIAGNOSE_WORK_BYTES,
            what);
 
     uint64_t budget = full.work / 4;

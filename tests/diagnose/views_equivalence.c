@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * views_equivalence.c -- a packet type's view of a schema
- * (src/diagnose_views.h) reads that type's packets exactly as the whole
+ * (lib/analysis/diagnose_views.h) reads that type's packets exactly as the whole
  * schema does, with or without a candidate change: the guard of the
  * shortcut that made diagnose linear in the failing types. For every
  * schema of several types among the project's, every type, and up to 48
@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diagnose_views.h"
-#include "drift_candidates.h"
+#include "bitsift.h"
+#include "diagnose_testing.h"
 
 #define PER_TYPE 6        /* random packets per type and fill */
 #define MAX_CANDIDATES 48 /* changes tried per type */
@@ -142,8 +142,8 @@ static void check_schema(const char *path)
         free(text);
         return;
     }
-    struct diagnose_views v;
-    bool made = diagnose_views_init(&v, s, text, size);
+    bitsift__diagnose_views *v = bitsift__diagnose_views_create(s, text, size);
+    bool made = v != NULL;
     snprintf(what, sizeof what, "%s: views of its %u types made", path, types);
     report(made, what);
     if (!made) {
@@ -157,22 +157,22 @@ static void check_schema(const char *path)
     for (unsigned t = 0; t < types; t++) {
         size_t vn;
         bool unaffected;
-        char *vt = diagnose_views_edit(&v, t, NULL, &vn, &unaffected);
+        char *vt = bitsift__diagnose_views_edit(v, t, NULL, &vn, &unaffected);
         bitsift_schema *view = vt ? compile(vt, vn) : NULL;
         plain_bad += !view || !agree(s, view, &p, t);
         bitsift_schema_free(view);
         free(vt);
-        struct drift_list list = {0};
-        if (!drift_candidates(s, text, size, t, &list))
+        bitsift_drift_list list = {0};
+        if (bitsift_drift_candidates(s, text, size, t, &list) != BITSIFT_OK)
             abort();
         size_t step = list.count > MAX_CANDIDATES ? list.count / MAX_CANDIDATES : 1;
         for (size_t i = 0; i < list.count; i += step) {
-            const struct drift_candidate *c = &list.items[i];
+            const bitsift_drift_candidate *c = &list.items[i];
             size_t fn;
-            char *ft = drift_apply(text, size, c, &fn);
-            char *et = diagnose_views_edit(&v, t, c, &vn, &unaffected);
+            char *ft = bitsift_drift_apply(text, size, c, &fn);
+            char *et = bitsift__diagnose_views_edit(v, t, c, &vn, &unaffected);
             bitsift_schema *whole = compile(ft, fn), *edited = et ? compile(et, vn) : NULL;
-            bool local = diagnose_views_local(&v, t, c);
+            bool local = bitsift__diagnose_views_local(v, t, c);
             tried++;
             /* A local change compiles in the view as in the whole; one
              * outside may break a type it is not measured on. */
@@ -187,7 +187,7 @@ static void check_schema(const char *path)
                         others_bad += !agree(whole, s, &p, u);
                         continue;
                     }
-                    char *ut = diagnose_views_edit(&v, u, c, &vn, &unaffected);
+                    char *ut = bitsift__diagnose_views_edit(v, u, c, &vn, &unaffected);
                     bitsift_schema *uview = ut ? compile(ut, vn) : NULL;
                     others_bad += !uview || !agree(whole, uview, &p, u);
                     bitsift_schema_free(uview);
@@ -199,7 +199,7 @@ static void check_schema(const char *path)
             free(ft);
             free(et);
         }
-        drift_list_free(&list);
+        bitsift_drift_list_free(&list);
     }
     snprintf(what, sizeof what, "%s: each view reads its type's %zu packets as the schema does",
              path, p.count);
@@ -210,7 +210,7 @@ static void check_schema(const char *path)
              path, tried, compile_bad, read_bad, others_bad);
     report(tried > 0 && compile_bad == 0 && read_bad == 0 && others_bad == 0, what);
     free_packets(&p);
-    diagnose_views_free(&v);
+    bitsift__diagnose_views_free(v);
     bitsift_schema_free(s);
     free(text);
 }

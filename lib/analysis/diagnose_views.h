@@ -59,17 +59,17 @@ void diagnose_views_free(struct diagnose_views *v);
 /* The edit [c->start, c->end) falls inside type u's declaration (after
  * its '{'): it changes only packets of that type. */
 bool diagnose_views_local(const struct diagnose_views *v, unsigned u,
-                          const struct drift_candidate *c);
+                          const bitsift_drift_candidate *c);
 
 /* Type u's view with the candidate's edit made (c NULL: none), malloc'd
  * and NUL-terminated. An edit inside another type's declaration cannot be
  * made in this view: *unaffected is set and NULL returned. NULL with
  * *unaffected false when memory ran out. */
-char *diagnose_views_edit(struct diagnose_views *v, unsigned u, const struct drift_candidate *c,
+char *diagnose_views_edit(struct diagnose_views *v, unsigned u, const bitsift_drift_candidate *c,
                           size_t *out_size, bool *unaffected);
 
 /* The size of that text, without making it. */
 size_t diagnose_views_edit_size(struct diagnose_views *v, unsigned u,
-                                const struct drift_candidate *c);
+                                const bitsift_drift_candidate *c);
 
 #endif /* BITSIFT_DIAGNOSE_VIEWS_H */

@@ -113,9 +113,9 @@ bool diagnose_views_init(struct diagnose_views *v, const bitsift_schema *s, cons
 }
 
 bool diagnose_views_local(const struct diagnose_views *v, unsigned u,
-                          const struct drift_candidate *c)
+                          const bitsift_drift_candidate *c)
 {
-    return u < v->types && c->family != DRIFT_SCHEMA && c->start >= v->brace[u] &&
+    return u < v->types && c->family != BITSIFT_DRIFT_SCHEMA && c->start >= v->brace[u] &&
            c->end <= v->end[u];
 }
 
@@ -192,15 +192,15 @@ static const char *view_of(struct diagnose_views *v, unsigned u)
 }
 
 size_t diagnose_views_edit_size(struct diagnose_views *v, unsigned u,
-                                const struct drift_candidate *c)
+                                const bitsift_drift_candidate *c)
 {
     size_t n = base_size(v, u);
-    if (c && c->family != DRIFT_SCHEMA)
+    if (c && c->family != BITSIFT_DRIFT_SCHEMA)
         n = n - (c->end - c->start) + (c->text ? strlen(c->text) : 0);
     return n;
 }
 
-char *diagnose_views_edit(struct diagnose_views *v, unsigned u, const struct drift_candidate *c,
+char *diagnose_views_edit(struct diagnose_views *v, unsigned u, const bitsift_drift_candidate *c,
                           size_t *out_size, bool *unaffected)
 {
     *unaffected = false;
@@ -219,8 +219,8 @@ char *diagnose_views_edit(struct diagnose_views *v, unsigned u, const struct dri
         *out_size = size;
         return copy;
     }
-    struct drift_candidate mapped = *c;
+    bitsift_drift_candidate mapped = *c;
     mapped.start = view_offset(v, u, c->start);
     mapped.end = mapped.start + (c->end - c->start);
-    return drift_apply(base, size, &mapped, out_size);
+    return bitsift_drift_apply(base, size, &mapped, out_size);
 }

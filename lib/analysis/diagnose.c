@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * diagnose.c -- the search behind `bitsift diagnose` (see diagnose.h).
+ * diagnose.c -- the diagnosis (bitsift/diagnose.h): packets checked
+ * against the schema as they come, failing ones grouped by packet type
+ * and sampled with bounded memory; then for each group every candidate
+ * change (drift_candidates.c) compiled and ranked by the packets it
+ * explains.
  *
  * Cost: reading is one validating decode per packet, the fast path. The
  * search for a group is, per candidate, one compile and a validating
@@ -11,13 +15,56 @@
  * search grows linearly with the failing types, the packets read and the
  * candidates (about 34 per statement of the packet type: 32 insertion
  * widths, a removal, plus a few per field), and not with the size of a
- * group beyond DIAGNOSE_SAMPLE. A budget counted in compile work
- * (DIAGNOSE_WORK_BYTES) bounds the whole run whatever the schema.
+ * group beyond BITSIFT_DIAGNOSE_SAMPLE. A budget counted in compile work
+ * (BITSIFT_DIAGNOSE_WORK_BYTES) bounds the whole run whatever the schema.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "diagnose.h"
+#include "diagnose_views.h"
+#include "drift_candidates.h"
+
+/* A uniform sample of at most `cap` packets (reservoir sampling). */
+struct diagnose_sample {
+    struct diagnose_packet {
+        uint8_t *data;
+        size_t size;
+    } *items;
+    size_t count, cap;
+    uint64_t seen;
+};
+
+/* A group's packets (bitsift_diagnose_group) and its sample. */
+struct diagnose_group {
+    bitsift_diagnose_group info;
+    struct diagnose_sample sample;
+};
+
+struct bitsift_diagnosis {
+    const bitsift_schema *schema; /* the schema the packets are checked with */
+    const char *text;             /* its text, which candidates edit */
+    size_t size;
+    const char *path;
+    bitsift_diagnose_options options;
+    uint64_t packets, valid, not_sampled;
+    struct diagnose_sample valid_sample;
+    /* packet types, then "type unknown", then "CRC" */
+    struct diagnose_group *groups;
+    size_t group_count;
+    size_t bytes; /* held by the samples */
+    uint64_t rng;
+    /* Made by the first search: */
+    bool searching;
+    bool have_views;            /* else every candidate compiles the whole text */
+    struct diagnose_views views;
+    int *valid_type;            /* per valid sampled packet: its type */
+    bool *valid_exact;          /* and whether the schema reads it exactly */
+    unsigned *seen;             /* per type: the last measure that met it */
+    unsigned seen_mark;
+    uint64_t work_budget, work_used; /* bytes compiled */
+    size_t groups_left;         /* groups with failures not searched yet */
+    bool stopped;               /* options.stop said stop */
+};
 
 /* The rounds: failing and valid packets measured, candidates kept for the
  * next round (more when tied with the last kept, up to 4 times). */
@@ -26,7 +73,7 @@ static const struct {
 } diagnose_rounds[3] = {
     {32, 16, 256},
     {256, 64, 48},
-    {DIAGNOSE_SAMPLE, DIAGNOSE_SAMPLE, 0},
+    {BITSIFT_DIAGNOSE_SAMPLE, BITSIFT_DIAGNOSE_SAMPLE, 0},
 };
 
 /* ---- sampling ------------------------------------------------------------------ */
@@ -60,7 +107,7 @@ static void sample_free(struct diagnose_sample *s)
 
 /* Algorithm R: the n-th packet replaces a random kept one with
  * probability cap / n, which keeps the sample uniform. */
-static bool sample_add(struct diagnosis *d, struct diagnose_sample *s, const uint8_t *data,
+static bool sample_add(bitsift_diagnosis *d, struct diagnose_sample *s, const uint8_t *data,
                        size_t size)
 {
     s->seen++;
@@ -73,8 +120,9 @@ static bool sample_add(struct diagnosis *d, struct diagnose_sample *s, const uin
             return true;
         slot = (size_t)r;
     }
-    if (size > DIAGNOSE_PACKET_MAX ||
-        d->bytes - (slot < s->count ? s->items[slot].size : 0) + size > DIAGNOSE_SAMPLE_BYTES) {
+    if (size > BITSIFT_DIAGNOSE_PACKET_MAX ||
+        d->bytes - (slot < s->count ? s->items[slot].size : 0) + size >
+            BITSIFT_DIAGNOSE_SAMPLE_BYTES) {
         d->not_sampled++;
         return true;
     }
@@ -94,30 +142,40 @@ static bool sample_add(struct diagnosis *d, struct diagnose_sample *s, const uin
     return true;
 }
 
-bool diagnosis_init(struct diagnosis *d, const bitsift_schema *schema, const char *text,
-                    size_t size, const char *path)
+bitsift_diagnosis *bitsift_diagnose_create(const bitsift_schema *schema, const char *text,
+                                           size_t size, const char *path,
+                                           const bitsift_diagnose_options *options)
 {
-    memset(d, 0, sizeof *d);
+    if (!schema || (!text && size))
+        return NULL;
+    bitsift_diagnosis *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
     d->schema = schema;
     d->text = text;
     d->size = size;
     d->path = path;
+    if (options)
+        d->options = *options;
+    d->work_budget = d->options.work_budget ? d->options.work_budget : BITSIFT_DIAGNOSE_WORK_BYTES;
     d->rng = 0x9E3779B97F4A7C15ULL;
     d->group_count = bitsift_schema_packet_count(schema) + 2;
     d->groups = calloc(d->group_count, sizeof *d->groups);
-    if (!d->groups || !sample_init(&d->valid_sample, DIAGNOSE_SAMPLE)) {
-        diagnosis_free(d);
-        return false;
+    if (!d->groups || !sample_init(&d->valid_sample, BITSIFT_DIAGNOSE_SAMPLE)) {
+        bitsift_diagnose_free(d);
+        return NULL;
     }
     for (size_t g = 0; g < d->group_count; g++) {
-        d->groups[g].packet_type = g + 2 < d->group_count ? (int)g : -1;
-        d->groups[g].crc = g + 1 == d->group_count;
+        d->groups[g].info.packet_type = g + 2 < d->group_count ? (int)g : -1;
+        d->groups[g].info.crc_mismatch = g + 1 == d->group_count;
     }
-    return true;
+    return d;
 }
 
-void diagnosis_free(struct diagnosis *d)
+void bitsift_diagnose_free(bitsift_diagnosis *d)
 {
+    if (!d)
+        return;
     for (size_t g = 0; d->groups && g < d->group_count; g++)
         sample_free(&d->groups[g].sample);
     free(d->groups);
@@ -126,26 +184,53 @@ void diagnosis_free(struct diagnosis *d)
     free(d->valid_type);
     free(d->valid_exact);
     free(d->seen);
-    memset(d, 0, sizeof *d);
+    free(d);
 }
 
-bool diagnosis_add(struct diagnosis *d, const uint8_t *data, size_t size)
+bitsift_error bitsift_diagnose_add(bitsift_diagnosis *d, const void *packet, size_t size)
 {
+    /* The search sized its tables by the samples it found. */
+    if (!d || (!packet && size) || d->searching)
+        return BITSIFT_E_ARGUMENT;
+    const uint8_t *data = packet;
     bitsift_result res;
     d->packets++;
-    if (bitsift_decode(d->schema, data, size, d->flags, NULL, &res) == BITSIFT_OK) {
+    if (bitsift_decode(d->schema, data, size, d->options.decode_flags, NULL, &res) == BITSIFT_OK) {
         d->valid++;
-        return sample_add(d, &d->valid_sample, data, size);
+        return sample_add(d, &d->valid_sample, data, size) ? BITSIFT_OK : BITSIFT_E_NOMEM;
     }
     size_t g = res.status == BITSIFT_E_CRC                                 ? d->group_count - 1
                : res.packet_type >= 0 && (size_t)res.packet_type + 2 < d->group_count
                    ? (size_t)res.packet_type
                    : d->group_count - 2;
     struct diagnose_group *group = &d->groups[g];
-    if (!group->sample.items && !sample_init(&group->sample, DIAGNOSE_SAMPLE))
+    if (!group->sample.items && !sample_init(&group->sample, BITSIFT_DIAGNOSE_SAMPLE))
+        return BITSIFT_E_NOMEM;
+    bitsift_error_tally_invalid(&group->info.tally, res.status);
+    return sample_add(d, &group->sample, data, size) ? BITSIFT_OK : BITSIFT_E_NOMEM;
+}
+
+void bitsift_diagnose_get_counts(const bitsift_diagnosis *d, bitsift_diagnose_counts *counts)
+{
+    memset(counts, 0, sizeof *counts);
+    if (!d)
+        return;
+    counts->packets = d->packets;
+    counts->valid = d->valid;
+    counts->not_sampled = d->not_sampled;
+    counts->work_used = d->work_used;
+    counts->work_budget = d->work_budget;
+    counts->group_count = d->group_count;
+    counts->stopped = d->stopped;
+}
+
+bool bitsift_diagnose_get_group(const bitsift_diagnosis *d, size_t g,
+                                bitsift_diagnose_group *group)
+{
+    if (!d || g >= d->group_count)
         return false;
-    error_tally_invalid(&group->tally, res.status);
-    return sample_add(d, &group->sample, data, size);
+    *group = d->groups[g].info;
+    return true;
 }
 
 /* ---- measuring ------------------------------------------------------------------ */
@@ -184,7 +269,7 @@ static uint64_t count_valid(const bitsift_schema *schema, unsigned flags,
  * text when u < 0 or without views), in bytes: the compiler's time grows
  * with its text and with the square of its fields (its name lookups);
  * 64 field pairs cost about as much as a byte. */
-static uint64_t compile_work(const struct diagnosis *d, int u, uint64_t n)
+static uint64_t compile_work(const bitsift_diagnosis *d, int u, uint64_t n)
 {
     uint64_t fields = d->have_views && u >= 0 ? d->views.fields[u]
                                               : bitsift_schema_field_count(d->schema);
@@ -195,18 +280,18 @@ static uint64_t compile_work(const struct diagnosis *d, int u, uint64_t n)
  * (*owned false), or the edited text compiled, whole or as u's view
  * (diagnose_views.h). NULL when it does not compile (*nomem when memory
  * ran out). Its text's bytes are added to the work done. */
-static bitsift_schema *candidate_schema(struct diagnosis *d, int u, const struct drift_candidate *c,
-                                        bool *owned, bool *nomem)
+static bitsift_schema *candidate_schema(bitsift_diagnosis *d, int u,
+                                        const bitsift_drift_candidate *c, bool *owned, bool *nomem)
 {
     *owned = false;
     *nomem = false;
-    if (c->family == DRIFT_SCHEMA)
-        return c->schema < d->other_count ? d->others[c->schema] : NULL;
+    if (c->family == BITSIFT_DRIFT_SCHEMA)
+        return c->schema < d->options.other_count ? d->options.others[c->schema] : NULL;
     size_t n;
     bool unaffected = false;
     char *text = d->have_views && u >= 0
                      ? diagnose_views_edit(&d->views, (unsigned)u, c, &n, &unaffected)
-                     : drift_apply(d->text, d->size, c, &n);
+                     : bitsift_drift_apply(d->text, d->size, c, &n);
     if (!text) {
         *nomem = !unaffected;
         return NULL;
@@ -225,14 +310,14 @@ static bitsift_schema *candidate_schema(struct diagnosis *d, int u, const struct
  * and the first valid_n valid ones: the view of the group's type, and for
  * an edit outside that type's declaration the view of every other type
  * among those valid packets. */
-static uint64_t measure_cost(struct diagnosis *d, const struct diagnose_group *group,
-                             const struct drift_candidate *c, size_t valid_n)
+static uint64_t measure_cost(bitsift_diagnosis *d, const struct diagnose_group *group,
+                             const bitsift_drift_candidate *c, size_t valid_n)
 {
-    if (c->family == DRIFT_SCHEMA)
+    if (c->family == BITSIFT_DRIFT_SCHEMA)
         return 0;
-    if (!d->have_views || group->packet_type < 0)
+    if (!d->have_views || group->info.packet_type < 0)
         return compile_work(d, -1, d->size - (c->end - c->start) + (c->text ? strlen(c->text) : 0));
-    unsigned t = (unsigned)group->packet_type;
+    unsigned t = (unsigned)group->info.packet_type;
     uint64_t cost = compile_work(d, (int)t, diagnose_views_edit_size(&d->views, t, c));
     if (diagnose_views_local(&d->views, t, c))
         return cost;
@@ -250,7 +335,7 @@ static uint64_t measure_cost(struct diagnosis *d, const struct diagnose_group *g
 
 /* Valid packets [0, n) of the sample of type u that `schema` (the
  * candidate's for type u) accepts; *exact those it reads exactly. */
-static uint64_t count_valid_of_type(const bitsift_schema *schema, const struct diagnosis *d,
+static uint64_t count_valid_of_type(const bitsift_schema *schema, const bitsift_diagnosis *d,
                                     int u, size_t n, uint64_t *exact)
 {
     uint64_t valid = 0;
@@ -258,7 +343,8 @@ static uint64_t count_valid_of_type(const bitsift_schema *schema, const struct d
     for (size_t i = 0; i < n && i < d->valid_sample.count; i++) {
         const struct diagnose_packet *p = &d->valid_sample.items[i];
         if (d->valid_type[i] != u ||
-            bitsift_decode(schema, p->data, p->size, d->flags, NULL, &res) != BITSIFT_OK)
+            bitsift_decode(schema, p->data, p->size, d->options.decode_flags, NULL, &res) !=
+                BITSIFT_OK)
             continue;
         valid++;
         *exact += exact_end(p->data, p->size, res.bits);
@@ -268,21 +354,22 @@ static uint64_t count_valid_of_type(const bitsift_schema *schema, const struct d
 
 /* The candidate of a group's samples: how many failing it makes valid and
  * how many valid it makes fail, over the first n and valid_n of each. */
-static int measure(struct diagnosis *d, const struct diagnose_group *group,
-                   const struct drift_candidate *c, size_t n, size_t valid_n,
-                   struct diagnose_ranked *out)
+static int measure(bitsift_diagnosis *d, const struct diagnose_group *group,
+                   const bitsift_drift_candidate *c, size_t n, size_t valid_n,
+                   bitsift_diagnose_ranked *out)
 {
     bool owned, nomem;
-    int t = group->packet_type;
+    int t = group->info.packet_type;
     bitsift_schema *s = candidate_schema(d, t, c, &owned, &nomem);
     if (!s)
         return nomem ? -1 : 0;
-    out->explained = count_valid(s, d->flags, &group->sample, n, &out->exact);
+    out->explained = count_valid(s, d->options.decode_flags, &group->sample, n, &out->exact);
     if (valid_n > d->valid_sample.count)
         valid_n = d->valid_sample.count;
-    if (c->family == DRIFT_SCHEMA || !d->have_views || t < 0) {
+    if (c->family == BITSIFT_DRIFT_SCHEMA || !d->have_views || t < 0) {
         uint64_t exact_valid;
-        out->broken = valid_n - count_valid(s, d->flags, &d->valid_sample, valid_n, &exact_valid);
+        out->broken = valid_n - count_valid(s, d->options.decode_flags, &d->valid_sample, valid_n,
+                                            &exact_valid);
         out->exact += exact_valid;
         if (owned)
             bitsift_schema_free(s);
@@ -320,7 +407,7 @@ static int measure(struct diagnosis *d, const struct diagnose_group *group,
 
 /* Best first: most explained, fewest broken, most read exactly, smallest
  * change. */
-static int compare_score(const struct diagnose_ranked *a, const struct diagnose_ranked *b)
+static int compare_score(const bitsift_diagnose_ranked *a, const bitsift_diagnose_ranked *b)
 {
     if (a->explained != b->explained)
         return a->explained > b->explained ? -1 : 1;
@@ -328,42 +415,43 @@ static int compare_score(const struct diagnose_ranked *a, const struct diagnose_
         return a->broken < b->broken ? -1 : 1;
     if (a->exact != b->exact)
         return a->exact > b->exact ? -1 : 1;
-    if (a->c.delta_bits != b->c.delta_bits)
-        return a->c.delta_bits < b->c.delta_bits ? -1 : 1;
-    if (a->c.detail != b->c.detail)
-        return a->c.detail < b->c.detail ? -1 : 1;
+    if (a->change.delta_bits != b->change.delta_bits)
+        return a->change.delta_bits < b->change.delta_bits ? -1 : 1;
+    if (a->change.detail != b->change.detail)
+        return a->change.detail < b->change.detail ? -1 : 1;
     return 0;
 }
 
 /* Among ties, shown first: another schema, then changes of an existing
  * statement, then removals, then insertions. */
-static const unsigned tie_order[DRIFT_FAMILY_COUNT] = {
-    [DRIFT_SCHEMA] = 0, [DRIFT_RANGE] = 1,  [DRIFT_CFLOAT] = 2, [DRIFT_ENUM] = 3,
-    [DRIFT_BOUND] = 4,  [DRIFT_CONDITION] = 5, [DRIFT_REMOVE] = 6, [DRIFT_INSERT] = 7,
+static const unsigned tie_order[BITSIFT_DRIFT_FAMILY_COUNT] = {
+    [BITSIFT_DRIFT_SCHEMA] = 0, [BITSIFT_DRIFT_RANGE] = 1,  [BITSIFT_DRIFT_CFLOAT] = 2,
+    [BITSIFT_DRIFT_ENUM] = 3,   [BITSIFT_DRIFT_BOUND] = 4,  [BITSIFT_DRIFT_CONDITION] = 5,
+    [BITSIFT_DRIFT_REMOVE] = 6, [BITSIFT_DRIFT_INSERT] = 7,
 };
 
 /* The same, then a fixed order among ties: family, place in the text. */
 static int compare_ranked(const void *pa, const void *pb)
 {
-    const struct diagnose_ranked *a = pa, *b = pb;
+    const bitsift_diagnose_ranked *a = pa, *b = pb;
     int order = compare_score(a, b);
     if (order)
         return order;
-    if (a->c.family != b->c.family)
-        return tie_order[a->c.family] < tie_order[b->c.family] ? -1 : 1;
-    if (a->c.start != b->c.start)
-        return a->c.start < b->c.start ? -1 : 1;
-    if (a->c.schema != b->c.schema)
-        return a->c.schema < b->c.schema ? -1 : 1;
-    return strcmp(a->c.text ? a->c.text : "", b->c.text ? b->c.text : "");
+    if (a->change.family != b->change.family)
+        return tie_order[a->change.family] < tie_order[b->change.family] ? -1 : 1;
+    if (a->change.start != b->change.start)
+        return a->change.start < b->change.start ? -1 : 1;
+    if (a->change.schema != b->change.schema)
+        return a->change.schema < b->change.schema ? -1 : 1;
+    return strcmp(a->change.text ? a->change.text : "", b->change.text ? b->change.text : "");
 }
 
 /* Which candidates a budget keeps: every change of an existing statement,
  * then insertions of fewer bits before insertions of more. */
 static int compare_priority(const void *pa, const void *pb)
 {
-    const struct drift_candidate *a = pa, *b = pb;
-    bool ia = a->family == DRIFT_INSERT, ib = b->family == DRIFT_INSERT;
+    const bitsift_drift_candidate *a = pa, *b = pb;
+    bool ia = a->family == BITSIFT_DRIFT_INSERT, ib = b->family == BITSIFT_DRIFT_INSERT;
     if (ia != ib)
         return ia ? 1 : -1;
     if (ia && a->delta_bits != b->delta_bits)
@@ -377,10 +465,12 @@ static int compare_priority(const void *pa, const void *pb)
     return strcmp(a->text ? a->text : "", b->text ? b->text : "");
 }
 
-void diagnose_report_free(struct diagnose_report *report)
+void bitsift_diagnose_report_free(bitsift_diagnose_report *report)
 {
+    if (!report)
+        return;
     for (size_t i = 0; report->ranked && i < report->count; i++)
-        free(report->ranked[i].c.text);
+        free(report->ranked[i].change.text);
     free(report->ranked);
     memset(report, 0, sizeof *report);
 }
@@ -388,13 +478,11 @@ void diagnose_report_free(struct diagnose_report *report)
 /* What the search needs once the samples are complete: the views, each
  * valid packet's type and exactness, the budget. False when memory ran
  * out. */
-static bool search_start(struct diagnosis *d)
+static bool search_start(bitsift_diagnosis *d)
 {
     d->searching = true;
-    if (!d->work_budget)
-        d->work_budget = DIAGNOSE_WORK_BYTES;
     for (size_t g = 0; g < d->group_count; g++)
-        d->groups_left += d->groups[g].tally.invalid > 0;
+        d->groups_left += d->groups[g].info.tally.invalid > 0;
     d->have_views = diagnose_views_init(&d->views, d->schema, d->text, d->size);
     size_t n = d->valid_sample.count;
     d->valid_type = calloc(n + 1, sizeof *d->valid_type);
@@ -405,39 +493,45 @@ static bool search_start(struct diagnosis *d)
     bitsift_result res;
     for (size_t i = 0; i < n; i++) {
         const struct diagnose_packet *p = &d->valid_sample.items[i];
-        bitsift_decode(d->schema, p->data, p->size, d->flags, NULL, &res);
+        bitsift_decode(d->schema, p->data, p->size, d->options.decode_flags, NULL, &res);
         d->valid_type[i] = res.packet_type < 0 ? 0 : res.packet_type;
         d->valid_exact[i] = exact_end(p->data, p->size, res.bits);
     }
     return true;
 }
 
-static bool stop_asked(struct diagnosis *d)
+static bool stop_asked(bitsift_diagnosis *d)
 {
-    if (d->stop && *d->stop)
+    if (d->options.stop && d->options.stop(d->options.stop_ctx))
         d->stopped = true;
     return d->stopped;
 }
 
-bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report)
+bitsift_error bitsift_diagnose_run(bitsift_diagnosis *d, size_t g,
+                                   bitsift_diagnose_report *report)
 {
+    if (!report)
+        return BITSIFT_E_ARGUMENT;
     memset(report, 0, sizeof *report);
+    if (!d || g >= d->group_count)
+        return BITSIFT_E_ARGUMENT;
     if (!d->searching && !search_start(d))
-        return false;
+        return BITSIFT_E_NOMEM;
     struct diagnose_group *group = &d->groups[g];
-    struct drift_list list = {0};
-    bool ok = group->packet_type < 0 ||
-              drift_candidates(d->schema, d->text, d->size, (unsigned)group->packet_type, &list);
-    for (size_t i = 0; ok && i < d->other_count; i++)
-        ok = drift_add_schema(&list, i, d->other_paths ? d->other_paths[i] : "");
+    bitsift_drift_list list = {0};
+    bool ok = group->info.packet_type < 0 ||
+              bitsift_drift_candidates(d->schema, d->text, d->size,
+                                       (unsigned)group->info.packet_type, &list) == BITSIFT_OK;
+    for (size_t i = 0; ok && i < d->options.other_count; i++)
+        ok = drift_add_schema(&list, i, d->options.other_labels ? d->options.other_labels[i] : "");
     /* The order the budget keeps them in. */
     if (ok && list.count > 1)
         qsort(list.items, list.count, sizeof *list.items, compare_priority);
-    if (ok && list.count > DIAGNOSE_MAX_CANDIDATES) {
-        for (size_t i = DIAGNOSE_MAX_CANDIDATES; i < list.count; i++)
+    if (ok && list.count > BITSIFT_DIAGNOSE_MAX_CANDIDATES) {
+        for (size_t i = BITSIFT_DIAGNOSE_MAX_CANDIDATES; i < list.count; i++)
             free(list.items[i].text);
-        report->not_tried = list.count - DIAGNOSE_MAX_CANDIDATES;
-        list.count = DIAGNOSE_MAX_CANDIDATES;
+        report->not_tried = list.count - BITSIFT_DIAGNOSE_MAX_CANDIDATES;
+        list.count = BITSIFT_DIAGNOSE_MAX_CANDIDATES;
     }
     /* This group's share of the work left; half of it for the first round
      * when later rounds will measure more packets. */
@@ -449,10 +543,10 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
     bool later_rounds = group->sample.count > diagnose_rounds[0].failing ||
                         d->valid_sample.count > diagnose_rounds[0].valid;
     uint64_t first_round_share = later_rounds ? share / 2 : share;
-    struct diagnose_ranked *scored = ok ? calloc(list.count + 1, sizeof *scored) : NULL;
+    bitsift_diagnose_ranked *scored = ok ? calloc(list.count + 1, sizeof *scored) : NULL;
     if (!scored) {
-        drift_list_free(&list);
-        return false;
+        bitsift_drift_list_free(&list);
+        return BITSIFT_E_NOMEM;
     }
     /* Round 1 measures every candidate (and drops those that do not
      * compile); each later round the best of the one before. The samples
@@ -469,8 +563,9 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
             report->not_tried += list.count - i;
             break;
         }
-        struct diagnose_ranked r = {.c = list.items[i]};
-        int m = measure(d, group, &r.c, diagnose_rounds[0].failing, diagnose_rounds[0].valid, &r);
+        bitsift_diagnose_ranked r = {.change = list.items[i]};
+        int m =
+            measure(d, group, &r.change, diagnose_rounds[0].failing, diagnose_rounds[0].valid, &r);
         if (m < 0) {
             /* This text and those after it are still the list's. */
             for (size_t j = i; j < list.count; j++)
@@ -479,7 +574,7 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
             break;
         }
         if (m == 0) {
-            free(r.c.text);
+            free(r.change.text);
             continue;
         }
         scored[n++] = r;
@@ -498,7 +593,7 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
                compare_score(&scored[kept - 1], &scored[kept]) == 0)
             kept++;
         for (size_t i = kept; i < finalists; i++)
-            free(scored[i].c.text);
+            free(scored[i].change.text);
         finalists = kept;
         /* A round that would measure no more packets than the last adds
          * nothing. */
@@ -508,30 +603,30 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
          * made, nor those after it. */
         uint64_t cost = 0;
         for (size_t i = 0; i < finalists && more; i++)
-            cost += measure_cost(d, group, &scored[i].c, diagnose_rounds[round].valid);
+            cost += measure_cost(d, group, &scored[i].change, diagnose_rounds[round].valid);
         if (more && (report->rounds_cut || stop_asked(d) ||
                      d->work_used - group_start + cost > share)) {
             report->rounds_cut = true;
             more = false;
         }
         for (size_t i = 0; i < finalists && more; i++)
-            if (measure(d, group, &scored[i].c, diagnose_rounds[round].failing,
+            if (measure(d, group, &scored[i].change, diagnose_rounds[round].failing,
                         diagnose_rounds[round].valid, &scored[i]) < 0)
                 ok = false;
         report->measured[round] = more ? finalists : 0;
     }
     if (!ok) {
         for (size_t i = 0; i < finalists; i++)
-            free(scored[i].c.text);
+            free(scored[i].change.text);
         free(scored);
-        return false;
+        return BITSIFT_E_NOMEM;
     }
     qsort(scored, finalists, sizeof *scored, compare_ranked);
     /* Keep those that explain something; rank with ties. */
     size_t kept = 0;
     for (size_t i = 0; i < finalists; i++) {
         if (scored[i].explained == 0) {
-            free(scored[i].c.text);
+            free(scored[i].change.text);
             continue;
         }
         scored[kept++] = scored[i];
@@ -558,5 +653,5 @@ bool diagnosis_run(struct diagnosis *d, size_t g, struct diagnose_report *report
             report->valid_measured = diagnose_rounds[last].valid;
     }
     report->stopped = d->stopped;
-    return true;
+    return BITSIFT_OK;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * drift_candidates.c -- the schema changes `bitsift diagnose` tries, made
- * as edits of the schema text at the places the library says each field
- * is written (bitsift_schema_field_source). One family per function:
+ * drift_candidates.c -- the schema changes a diagnosis tries
+ * (bitsift/diagnose.h, bitsift_drift_candidates), made as edits of the
+ * schema text at the places the library says each field is written
+ * (bitsift_schema_field_source). One family per function:
  *
  *   range      int(a, b), bits(n), uintN: width -2..+2 bits, or the same
  *              width with its range at the power-of-two boundary
@@ -35,17 +36,17 @@
 #define ENUM_SMALL_GROWTH 8  /* enum growth tried one value at a time up to this */
 #define ENUM_MAX_GROWTH   64 /* values added to an enum at the most */
 
-static const char *const family_names[DRIFT_FAMILY_COUNT] = {
+static const char *const family_names[BITSIFT_DRIFT_FAMILY_COUNT] = {
     "range", "insert", "remove", "bound", "condition", "enum", "cfloat", "schema"};
 
-const char *drift_family_name(enum drift_family f)
+const char *bitsift_drift_family_name(bitsift_drift_family f)
 {
-    return (unsigned)f < DRIFT_FAMILY_COUNT ? family_names[f] : "unknown";
+    return (unsigned)f < BITSIFT_DRIFT_FAMILY_COUNT ? family_names[f] : "unknown";
 }
 
 /* ---- the list ----------------------------------------------------------- */
 
-void drift_list_free(struct drift_list *list)
+void bitsift_drift_list_free(bitsift_drift_list *list)
 {
     for (size_t i = 0; i < list->count; i++)
         free(list->items[i].text);
@@ -54,11 +55,11 @@ void drift_list_free(struct drift_list *list)
 }
 
 /* Append a copy of *c (taking its text). */
-static bool push(struct drift_list *list, struct drift_candidate *c)
+static bool push(bitsift_drift_list *list, bitsift_drift_candidate *c)
 {
     if (list->count == list->cap) {
         size_t cap = list->cap ? list->cap * 2 : 256;
-        struct drift_candidate *bigger = realloc(list->items, cap * sizeof *bigger);
+        bitsift_drift_candidate *bigger = realloc(list->items, cap * sizeof *bigger);
         if (!bigger) {
             free(c->text);
             return false;
@@ -71,11 +72,11 @@ static bool push(struct drift_list *list, struct drift_candidate *c)
 }
 
 /* A replacement edit with a printf-made text. */
-static bool push_edit(struct drift_list *list, enum drift_family family, size_t start, size_t end,
-                      const char *text, unsigned delta_bits, unsigned detail, int new_bits,
-                      int field, const char *what)
+static bool push_edit(bitsift_drift_list *list, bitsift_drift_family family, size_t start,
+                      size_t end, const char *text, unsigned delta_bits, unsigned detail,
+                      int new_bits, int field, const char *what)
 {
-    struct drift_candidate c;
+    bitsift_drift_candidate c;
     memset(&c, 0, sizeof c);
     c.family = family;
     c.start = start;
@@ -91,11 +92,11 @@ static bool push_edit(struct drift_list *list, enum drift_family family, size_t 
     return push(list, &c);
 }
 
-bool drift_add_schema(struct drift_list *list, size_t index, const char *label)
+bool drift_add_schema(bitsift_drift_list *list, size_t index, const char *label)
 {
-    struct drift_candidate c;
+    bitsift_drift_candidate c;
     memset(&c, 0, sizeof c);
-    c.family = DRIFT_SCHEMA;
+    c.family = BITSIFT_DRIFT_SCHEMA;
     c.schema = index;
     c.field = -1;
     c.new_bits = -1;
@@ -106,7 +107,7 @@ bool drift_add_schema(struct drift_list *list, size_t index, const char *label)
     return push(list, &c);
 }
 
-char *drift_apply(const char *text, size_t size, const struct drift_candidate *c,
+char *bitsift_drift_apply(const char *text, size_t size, const bitsift_drift_candidate *c,
                   size_t *out_size)
 {
     size_t add = c->text ? strlen(c->text) : 0;
@@ -183,7 +184,7 @@ static bool rest_of_line_blank(const char *text, size_t size, size_t pos, size_t
 }
 
 bool drift_insertion(const char *text, size_t size, size_t pos, bool before, const char *type,
-                     const char *name, struct drift_candidate *c)
+                     const char *name, bitsift_drift_candidate *c)
 {
     size_t x = skip_blank(text, size, pos);
     char indent[64];
@@ -195,7 +196,7 @@ bool drift_insertion(const char *text, size_t size, size_t pos, bool before, con
         indentation(text, size, x, indent, sizeof indent);
     char buf[256];
     memset(c, 0, sizeof *c);
-    c->family = DRIFT_INSERT;
+    c->family = BITSIFT_DRIFT_INSERT;
     if (x < size && first_on_line(text, x)) {
         c->start = c->end = line_start(text, x);
         snprintf(buf, sizeof buf, "%s%s %s;\n", indent, type, name);
@@ -233,7 +234,7 @@ struct gen {
     const char *text;
     size_t size;
     unsigned type;
-    struct drift_list *list;
+    bitsift_drift_list *list;
     const char *new_name; /* a field name the schema does not use */
 };
 
@@ -301,7 +302,7 @@ static bool gen_range(struct gen *g, int id, const bitsift_field_info *info,
             else
                 snprintf(what, sizeof what, "%s: %u -> %d bits, range %" PRId64 "..%" PRId64,
                          info->path, w, (int)w + d, nmin, nmax);
-            if (!push_edit(g->list, DRIFT_RANGE, a, b, text, (unsigned)abs(d), d == 0,
+            if (!push_edit(g->list, BITSIFT_DRIFT_RANGE, a, b, text, (unsigned)abs(d), d == 0,
                            (int)w + d, id, what))
                 return false;
         }
@@ -318,7 +319,8 @@ static bool gen_range(struct gen *g, int id, const bitsift_field_info *info,
                 continue;
             snprintf(text, sizeof text, "bits(%d)", nw);
             snprintf(what, sizeof what, "%s: %u -> %d bits", info->path, w, nw);
-            if (!push_edit(g->list, DRIFT_RANGE, a, b, text, (unsigned)abs(d), 0, nw, id, what))
+            if (!push_edit(g->list, BITSIFT_DRIFT_RANGE, a, b, text, (unsigned)abs(d), 0, nw, id,
+                           what))
                 return false;
         }
     }
@@ -368,7 +370,7 @@ static bool gen_cfloat(struct gen *g, int id, const bitsift_field_info *info,
         snprintf(text, sizeof text, "compressed_float(%s, %s, %s)", smin, smax, sres);
         snprintf(what, sizeof what, "%s: %u -> %d bits (%" PRIu32 " -> %" PRIu32 " steps)",
                  info->path, w, nw, steps, nsteps);
-        if (!push_edit(g->list, DRIFT_CFLOAT, src->type_start, src->type_end, text,
+        if (!push_edit(g->list, BITSIFT_DRIFT_CFLOAT, src->type_start, src->type_end, text,
                        (unsigned)abs(d), d == 0, nw, id, what))
             return false;
     }
@@ -382,7 +384,7 @@ static bool gen_insert_at(struct gen *g, size_t pos, bool before, int id, const 
     for (int bits = 1; bits <= INSERT_MAX_BITS; bits++) {
         char type[32], what[192];
         snprintf(type, sizeof type, "bits(%d)", bits);
-        struct drift_candidate c;
+        bitsift_drift_candidate c;
         if (!drift_insertion(g->text, g->size, pos, before, type, g->new_name, &c))
             return false;
         c.delta_bits = (unsigned)bits;
@@ -412,7 +414,7 @@ static bool gen_remove(struct gen *g, int id, const bitsift_field_info *info,
              info->path[0] ? info->path : info->name, info->min_bits, info->max_bits);
     /* Its size when present: a conditional field costs 0 bits at the least. */
     unsigned bits = info->max_bits > 1u << 20 ? 1u << 20 : (unsigned)info->max_bits;
-    return push_edit(g->list, DRIFT_REMOVE, start, end, "", bits, 0, -1, id, what);
+    return push_edit(g->list, BITSIFT_DRIFT_REMOVE, start, end, "", bits, 0, -1, id, what);
 }
 
 /* The first integer literal in text[a, b): its span and value. */
@@ -457,7 +459,7 @@ static bool gen_bound(struct gen *g, int id, const bitsift_field_info *info,
         char text[32], what[192];
         snprintf(text, sizeof text, "%" PRIu64, n + (uint64_t)(int64_t)d);
         snprintf(what, sizeof what, "%s: array bound %" PRIu64 " -> %s", info->path, n, text);
-        if (!push_edit(g->list, DRIFT_BOUND, a, b, text, 0, 1, -1, id, what))
+        if (!push_edit(g->list, BITSIFT_DRIFT_BOUND, a, b, text, 0, 1, -1, id, what))
             return false;
     }
     return true;
@@ -497,7 +499,7 @@ static bool gen_condition(struct gen *g, int id, const bitsift_field_info *info,
                 snprintf(text, sizeof text, "%" PRIu64, n + (uint64_t)(int64_t)d);
                 snprintf(what, sizeof what, "condition of %s: %s, %" PRIu64 " -> %s", where, cond,
                          n, text);
-                if (!push_edit(g->list, DRIFT_CONDITION, s, e, text, 0, 1, -1, id, what))
+                if (!push_edit(g->list, BITSIFT_DRIFT_CONDITION, s, e, text, 0, 1, -1, id, what))
                     return false;
             }
             i = e;
@@ -525,7 +527,8 @@ static bool gen_condition(struct gen *g, int id, const bitsift_field_info *info,
                             snprintf(text, sizeof text, "%" PRId64, v + d);
                         snprintf(what, sizeof what, "condition of %.40s: %s, %.*s -> %.24s",
                                  where, cond, (int)(e - i > 24 ? 24 : e - i), g->text + i, text);
-                        if (!push_edit(g->list, DRIFT_CONDITION, i, e, text, 0, 1, -1, id, what))
+                        if (!push_edit(g->list, BITSIFT_DRIFT_CONDITION, i, e, text, 0, 1, -1, id,
+                                       what))
                             return false;
                     }
                     break;
@@ -538,8 +541,8 @@ static bool gen_condition(struct gen *g, int id, const bitsift_field_info *info,
             snprintf(text, sizeof text, "%c%s", ch, eq ? "" : "=");
             snprintf(what, sizeof what, "condition of %s: %s, %.*s -> %s", where, cond,
                      eq ? 2 : 1, g->text + i, text);
-            if (!push_edit(g->list, DRIFT_CONDITION, i, i + (eq ? 2 : 1), text, 0, 1, -1, id,
-                           what))
+            if (!push_edit(g->list, BITSIFT_DRIFT_CONDITION, i, i + (eq ? 2 : 1), text, 0, 1, -1,
+                           id, what))
                 return false;
             i += eq ? 2 : 1;
         } else {
@@ -608,7 +611,7 @@ static bool gen_enum(struct gen *g, int id, const bitsift_field_info *info,
          * every value of it named is as plain a guess as one more). */
         int64_t fewest = nw == w ? 1 : room + 1;
         bool fills = k == (nw == w ? room : next_room);
-        bool ok = push_edit(g->list, DRIFT_ENUM, src->body_end, src->body_end, text, nw - w,
+        bool ok = push_edit(g->list, BITSIFT_DRIFT_ENUM, src->body_end, src->body_end, text, nw - w,
                             fills ? 0 : (unsigned)(k - fewest), (int)nw, id, what);
         free(text);
         if (!ok)
@@ -621,7 +624,7 @@ static bool gen_enum(struct gen *g, int id, const bitsift_field_info *info,
 
 static int compare_edits(const void *pa, const void *pb)
 {
-    const struct drift_candidate *a = pa, *b = pb;
+    const bitsift_drift_candidate *a = pa, *b = pb;
     if (a->start != b->start)
         return a->start < b->start ? -1 : 1;
     if (a->end != b->end)
@@ -636,7 +639,7 @@ static int compare_candidates(const void *pa, const void *pb)
     int order = compare_edits(pa, pb);
     if (order)
         return order;
-    const struct drift_candidate *a = pa, *b = pb;
+    const bitsift_drift_candidate *a = pa, *b = pb;
     if (a->field != b->field)
         return a->field < b->field ? -1 : 1;
     return strcmp(a->what, b->what);
@@ -659,8 +662,8 @@ static void pick_new_name(const char *text, size_t size, char *buf, size_t bufsi
     }
 }
 
-bool drift_candidates(const bitsift_schema *s, const char *text, size_t size, unsigned type,
-                      struct drift_list *list)
+bitsift_error bitsift_drift_candidates(const bitsift_schema *s, const char *text, size_t size,
+                                       unsigned type, bitsift_drift_list *list)
 {
     char new_name[32];
     pick_new_name(text, size, new_name, sizeof new_name);
@@ -686,7 +689,7 @@ bool drift_candidates(const bitsift_schema *s, const char *text, size_t size, un
         struct enum_seen *bigger = realloc(enums, (nenums + 1) * sizeof *enums);
         if (!bigger) {
             free(enums);
-            return false;
+            return BITSIFT_E_NOMEM;
         }
         enums = bigger;
         enums[nenums++] = (struct enum_seen){(int)id, info.min, info.max, src.body_start};
@@ -738,10 +741,10 @@ bool drift_candidates(const bitsift_schema *s, const char *text, size_t size, un
     }
     free(enums);
     if (!ok)
-        return false;
+        return BITSIFT_E_NOMEM;
     /* The same edit reached from two fields (a struct used twice, the
      * place after one statement and before the next) is one candidate. */
-    struct drift_candidate *items = list->items + first;
+    bitsift_drift_candidate *items = list->items + first;
     size_t n = list->count - first;
     qsort(items, n, sizeof *items, compare_candidates);
     size_t kept = 0;
@@ -753,5 +756,5 @@ bool drift_candidates(const bitsift_schema *s, const char *text, size_t size, un
         items[kept++] = items[i];
     }
     list->count = first + kept;
-    return true;
+    return BITSIFT_OK;
 }
