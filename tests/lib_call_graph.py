@@ -11,9 +11,12 @@ calls are not; this looks at what the linker sees.
   lib_call_graph.py                    the three checks below, as TAP
   lib_call_graph.py [--graph] DIR|OBJECT...
 
-Without arguments it looks at $top_builddir's lib/ (every library's PIC
-objects, in subfolders too) and src/ (the objects of the bitsift
-program, bitsift-*.o, in subfolders too) and prints three TAP points: the
+Without arguments it looks at the objects make names in LIBRARY_OBJECTS
+(the libraries' .lo files; their PIC objects are read) and
+PROGRAM_OBJECTS (the bitsift program's), relative to $top_builddir, so
+that objects left behind by a file's move or rename do not count; without
+those, at every library object under lib/ and every bitsift-*.o under
+src/. It prints three TAP points: the
 graph of lib/ has no cycle, the graph of src/ has none, and no lib/
 object uses a symbol that a src/ object defines. With paths it checks the
 one graph of those objects; with --graph it prints every edge,
@@ -34,6 +37,24 @@ def objects_in(path):
         found = sorted(glob.glob(os.path.join(path, ".libs", "*.o")))
         return found or sorted(glob.glob(os.path.join(path, "*.o")))
     return [path]
+
+
+def named_objects(variable, top):
+    """The objects make lists in an environment variable, or None. A
+    libtool .lo stands for its PIC object in .libs (or, in a
+    --disable-shared build, the .o beside it)."""
+    names = os.environ.get(variable, "").split()
+    if not names:
+        return None
+    found = []
+    for n in names:
+        path = os.path.join(top, n)
+        if n.endswith(".lo"):
+            d, base = os.path.split(path)
+            pic = os.path.join(d, ".libs", base[:-3] + ".o")
+            path = pic if os.path.exists(pic) else path[:-3] + ".o"
+        found.append(path)
+    return found
 
 
 def library_objects(top):
@@ -167,8 +188,8 @@ def main(argv):
     args = [a for a in argv if a != "--graph"]
     if not args and not show:
         top = os.environ.get("top_builddir", ".")
-        lib_objs = library_objects(os.path.join(top, "lib"))
-        src_objs = program_objects(os.path.join(top, "src"))
+        lib_objs = named_objects("LIBRARY_OBJECTS", top) or library_objects(os.path.join(top, "lib"))
+        src_objs = named_objects("PROGRAM_OBJECTS", top) or program_objects(os.path.join(top, "src"))
         print("1..3")
         ok = report_cycle(1, "lib/", lib_objs)
         ok = report_cycle(2, "src/ (the bitsift program)", src_objs) and ok
