@@ -58,7 +58,7 @@ tests_cli_float_exhaustive_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_float_exhaustive_LDADD = -lm
 
 TESTS += tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.sh tests/cli/input-paths.sh \
-	tests/cli/seeds-reseal.sh \
+	tests/cli/seeds-reseal.sh tests/cli/readme-commands.sh \
 	tests/cli/filter-check.py tests/cli/advisor-check.py
 # What hostile inputs and failing runs must not do (data loss, unbounded
 # memory or time, hangs, a signal not heeded); peak-rss measures a
@@ -73,6 +73,6 @@ EXTRA_DIST += \
 	tests/cli/encode-safety.sh tests/cli/input-limits.sh tests/cli/seeds-memory.sh \
 	tests/cli/interrupt.sh tests/cli/output-paths.sh \
 	tests/cli/golden.sh tests/cli/roundtrip.sh tests/cli/tshark-crosscheck.sh tests/cli/input-paths.sh \
-	tests/cli/seeds-reseal.sh \
+	tests/cli/seeds-reseal.sh tests/cli/readme-commands.sh \
 	tests/cli/TESTLIST tests/cli/expected tests/cli/data \
 	tests/cli/script-setup.sh tests/cli/prepare-data.sh tests/cli/make-captures.py tests/cli/make-packets.py
