@@ -72,7 +72,6 @@ lib_libbitsift_la_SOURCES = \
 	lib/analysis/filter_parse.c \
 	lib/analysis/filter_bind.c \
 	lib/analysis/filter.c \
-	lib/analysis/error_tally.c \
 	lib/analysis/drift_candidates.c \
 	lib/analysis/diagnose_views.c \
 	lib/analysis/diagnose.c \
