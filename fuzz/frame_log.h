@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "capture.h"
+#include "io/capture.h"
 
 struct frame_log {
     uint64_t frames, hash;

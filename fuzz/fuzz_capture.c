@@ -2,8 +2,8 @@
 /*
  * fuzz_capture.c -- libFuzzer target: pcap / pcapng bytes through the
  * command's capture path — libpcap reading from memory (fmemopen, no
- * temporary file: src/capture.c capture_for_each_udp), the link-layer
- * decapsulation (src/decap.c) — and every UDP payload into protocol
+ * temporary file: src/io/capture.c capture_for_each_udp), the link-layer
+ * decapsulation (src/io/decap.c) — and every UDP payload into protocol
  * detection and the decoder, against the schemas in use
  * (packet_schemas.h), as `bitsift decode` does.
  *
@@ -25,7 +25,7 @@
 #endif
 
 #include "bitsift.h"
-#include "capture.h"
+#include "io/capture.h"
 #include "frame_log.h"
 #include "packet_schemas.h"
 

@@ -5,7 +5,7 @@
  * (<bitsift/records.h>), as the command reads them: the line reader and
  * its 64 MiB limit, the number protection, jansson within its memory
  * budget, the value tree and the encoder; and for -w, the record's
- * addresses, RFC 3339 time and UDP framing (src/encap.c, src/out.c), as
+ * addresses, RFC 3339 time and UDP framing (src/io/encap.c, src/print/out.c), as
  * the command's pcap writer takes them (its capture file itself is the
  * golden tests' and tests/cli/encode-safety.sh's).
  *
@@ -33,9 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
-#include "encap.h"
-#include "out.h"
+#include "io/capture.h"
+#include "io/encap.h"
+#include "print/out.h"
 #include "packet_schemas.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -12,9 +12,9 @@
 #include <stdint.h>
 
 #include "bitsift.h"
-#include "frame_select.h"
-#include "input.h"
-#include "out.h"
+#include "io/frame_select.h"
+#include "io/input.h"
+#include "print/out.h"
 
 /* Exit statuses (documented in bitsift(1)). */
 #define EXIT_VALID   0 /* all packets valid, command done */

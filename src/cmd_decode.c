@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "fields.h"
-#include "record.h"
+#include "print/fields.h"
+#include "print/packet_report.h"
 #include "verdict.h"
 
 /* Bytes of one packet's field text kept in memory; beyond, it is streamed.
@@ -81,9 +81,9 @@ static void text_header(struct decode_run *d, const struct input_packet *p,
         out_char(o, ' ');
         out_bytes(o, text, format_time_of_day(text, p->sec, p->nsec));
         out_char(o, ' ');
-        record_address(o, p->src);
+        report_address(o, p->src);
         out_str(o, " > ");
-        record_address(o, p->dst);
+        report_address(o, p->dst);
     } else {
         out_str(o, p->source);
     }
@@ -91,7 +91,7 @@ static void text_header(struct decode_run *d, const struct input_packet *p,
     out_u64(o, p->size);
     out_str(o, ": ");
     if (schema) {
-        record_text_protocol(o, schema);
+        report_text_protocol(o, schema);
         if (res->packet_name) {
             out_char(o, ' ');
             out_str(o, res->packet_name);
@@ -114,16 +114,16 @@ static void json_record(struct decode_run *d, const struct input_packet *p, int 
 {
     struct out *o = &d->out;
     out_char(o, '{');
-    record_json_origin(o, p);
+    report_json_origin(o, p);
     out_str(o, res->status == BITSIFT_OK ? ",\"valid\":true" : ",\"valid\":false");
     if (res->status != BITSIFT_OK) {
         out_str(o, ",\"error\":");
-        record_json_error(o, res);
+        report_json_error(o, res);
     }
     if (crc)
         verdict_json_note(o, crc);
     if (schema) {
-        record_json_protocol(o, schema, res);
+        report_json_protocol(o, schema, res);
         out_str(o, ",\"bits\":");
         out_u64(o, res->bits);
         if (!d->cli->quiet) {
@@ -163,7 +163,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
     unsigned decode_flags = (c->strict ? BITSIFT_DECODE_STRICT : 0) |
                             (c->no_crc ? BITSIFT_DECODE_NO_CRC : 0);
     if (!schema) {
-        record_no_protocol(&res);
+        report_no_protocol(&res);
     } else if (!json && c->quiet) {
         bitsift_decode(schema, p->data, p->size, decode_flags, NULL, &res);
     } else {
@@ -182,7 +182,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
             write_fields(d, p, index);
         if (res.status != BITSIFT_OK && !c->quiet) { /* -q: header lines only */
             out_str(&d->out, "  !! ");
-            record_text_failure(&d->out, &res);
+            report_text_failure(&d->out, &res);
             if (crc)
                 verdict_text_note(&d->out, crc);
             out_char(&d->out, '\n');

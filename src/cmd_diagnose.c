@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "error_tally.h"
+#include "print/error_tally.h"
 #ifndef BITSIFT_EXPERIMENTAL
 #define BITSIFT_EXPERIMENTAL 1 /* the command uses the library's analysis API */
 #endif

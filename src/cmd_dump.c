@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "fields.h"
-#include "record.h"
+#include "print/fields.h"
+#include "print/packet_report.h"
 #include "verdict.h"
 
 struct dump_run {
@@ -220,7 +220,7 @@ static void header(struct dump_run *d, const struct input_packet *p, const bitsi
     out_u64(o, (uint64_t)p->size * 8);
     out_str(o, " bits), ");
     if (schema) {
-        record_text_protocol(o, schema);
+        report_text_protocol(o, schema);
         out_char(o, ' ');
         out_str(o, res->packet_name ? res->packet_name : "(type not read)");
     } else {
@@ -261,7 +261,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
         columns(d, "!!", res.failure.bit, width, 1);
         out_str(&d->out, bitsift_error_name(res.status));
         out_str(&d->out, ": ");
-        record_text_failure(&d->out, &res);
+        report_text_failure(&d->out, &res);
         verdict_text_note(&d->out, &verdict);
         out_char(&d->out, '\n');
     } else if (res.bits < total) {

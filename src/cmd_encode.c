@@ -30,11 +30,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "capture.h"
+#include "io/capture.h"
 #include "cli.h"
-#include "encap.h"
-#include "out.h"
-#include "output_file.h"
+#include "io/encap.h"
+#include "print/out.h"
+#include "io/output_file.h"
 
 #define PACKET_CAPACITY  (4u << 20)
 

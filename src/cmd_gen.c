@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "output_file.h"
+#include "io/output_file.h"
 
 /* The generators in one shape: out[] holds the target's files in order. */
 static bitsift_error gen_wireshark(const bitsift_schema *s, const bitsift_gen_options *o,

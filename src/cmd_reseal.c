@@ -28,9 +28,9 @@
 #include <sys/stat.h>
 
 #include "bitsift/fuzz.h"
-#include "capture.h"
+#include "io/capture.h"
 #include "cli.h"
-#include "output_file.h"
+#include "io/output_file.h"
 
 /* The largest packet file reseal reads: far above any UDP datagram. */
 #define MAX_PACKET (1u << 20)

@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "output_file.h"
+#include "io/output_file.h"
 
 /* The largest seed: far above any datagram, so that a full 1024-slot
  * sparse array of structs still fits; the random trees keep to it. */

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advisor.h"
+#include "print/advisor.h"
 #include "cli.h"
-#include "error_tally.h"
-#include "record.h"
+#include "print/error_tally.h"
+#include "print/packet_report.h"
 #include "verdict.h"
 
 struct stats_run {
@@ -38,7 +38,7 @@ static int on_packet(void *ctx, const struct input_packet *p)
     int index = c->display ? verdict.schema_index : cli_pick_schema(c, p->data, p->size);
     if (index < 0) {
         bitsift_result none;
-        record_no_protocol(&none);
+        report_no_protocol(&none);
         bitsift_error_tally_invalid(&r->tally, BITSIFT_E_PROTOCOL);
         bitsift_stats_add_failure(r->stats, -1, &none);
         if (p->from_capture) /* a packet file has no time */
@@ -109,7 +109,7 @@ static void print_text(const struct stats_run *r)
                 continue;
             struct out label;
             out_init_memory(&label);
-            record_text_protocol(&label, schema);
+            report_text_protocol(&label, schema);
             out_char(&label, '\0');
             printf("\n%s %s: %llu packet%s, mean %.1f bits (min %llu, max %llu), %.1f%% of all "
                    "bits\n",
@@ -193,7 +193,7 @@ static int print_json(const struct stats_run *r)
             out_str(&o, sep);
             sep = ",";
             out_char(&o, '{');
-            record_json_protocol_id(&o, schema);
+            report_json_protocol_id(&o, schema);
             out_str(&o, ",\"type\":");
             out_json_string(&o, type, strlen(type));
             out_str(&o, ",\"packets\":");

@@ -22,9 +22,9 @@
 #include <time.h>
 
 #include "cli.h"
-#include "error_tally.h"
-#include "junit.h"
-#include "record.h"
+#include "print/error_tally.h"
+#include "print/junit.h"
+#include "print/packet_report.h"
 #include "verdict.h"
 
 struct validate_run {
@@ -47,10 +47,10 @@ static void text_failure(struct out *o, const struct input_packet *p,
     out_u64(o, p->index);
     out_str(o, ": ");
     if (several) {
-        record_text_protocol(o, several);
+        report_text_protocol(o, several);
         out_str(o, ": ");
     }
-    record_text_failure(o, res);
+    report_text_failure(o, res);
     verdict_text_note(o, v);
 }
 
@@ -59,12 +59,12 @@ static void json_failure(struct out *o, const struct input_packet *p,
 {
     const bitsift_result *res = &v->res;
     out_char(o, '{');
-    record_json_origin(o, p);
+    report_json_origin(o, p);
     out_str(o, ",\"valid\":false,\"error\":");
-    record_json_error(o, res);
+    report_json_error(o, res);
     verdict_json_note(o, v);
     if (schema)
-        record_json_protocol(o, schema, res);
+        report_json_protocol(o, schema, res);
     out_str(o, "}\n");
 }
 

@@ -8,7 +8,7 @@
 #define BITSIFT_EXPERIMENTAL /* -Y: <bitsift/filter.h> */
 #include "bitsift/filter.h"
 
-#include "record.h"
+#include "print/packet_report.h"
 #include "verdict.h"
 
 /* The CRC field of a framed packet, when it does not match its bytes. */
@@ -49,7 +49,7 @@ int verdict_take(struct cli *c, const uint8_t *data, size_t size, struct verdict
     v->flags = (c->strict ? BITSIFT_DECODE_STRICT : 0) | (c->no_crc ? BITSIFT_DECODE_NO_CRC : 0);
     v->crc_mismatch = 0;
     if (!v->schema) {
-        record_no_protocol(&v->res);
+        report_no_protocol(&v->res);
     } else {
         bitsift_decode(v->schema, data, size, v->flags, NULL, &v->res);
         if (c->no_crc)

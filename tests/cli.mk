@@ -18,41 +18,41 @@ endif
 tests_cli_test_filter_SOURCES = tests/cli/test_filter.c
 tests_cli_test_filter_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cli_test_filter_LDADD = lib/libbitsift.la $(CMOCKA_LIBS)
-tests_cli_test_frame_select_SOURCES = tests/cli/test_frame_select.c src/frame_select.c \
-	src/frame_select.h
+tests_cli_test_frame_select_SOURCES = tests/cli/test_frame_select.c src/io/frame_select.c \
+	src/io/frame_select.h
 tests_cli_test_frame_select_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_frame_select_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cli_test_frame_select_LDADD = $(CMOCKA_LIBS)
-tests_cli_test_decap_SOURCES = tests/cli/test_decap.c src/decap.c
+tests_cli_test_decap_SOURCES = tests/cli/test_decap.c src/io/decap.c
 tests_cli_test_decap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_decap_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cli_test_decap_LDADD = $(CMOCKA_LIBS)
-tests_cli_test_capture_SOURCES = tests/cli/test_capture.c src/capture.c src/classic_pcap.c src/file_window.c src/decap.c
+tests_cli_test_capture_SOURCES = tests/cli/test_capture.c src/io/capture.c src/io/classic_pcap.c src/io/file_window.c src/io/decap.c
 tests_cli_test_capture_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/fuzz
 tests_cli_test_capture_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS)
 tests_cli_test_capture_LDADD = $(CMOCKA_LIBS) $(PCAP_LIBS)
 # The float texts are read back by libbitsift-tools' record reader (not exported).
-tests_cli_test_out_SOURCES = tests/cli/test_out.c src/out.c src/float_format.c lib/tools/float_text.c
+tests_cli_test_out_SOURCES = tests/cli/test_out.c src/print/out.c src/print/float_format.c lib/tools/float_text.c
 tests_cli_test_out_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/lib/tools
 tests_cli_test_out_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cli_test_out_LDADD = $(CMOCKA_LIBS) -lm
 # The exact float formatter against the printf loop it replaced (the
 # oracle); float-exhaustive (built on demand: make tests/cli/float-exhaustive)
 # compares all 2^32 float bit patterns.
-tests_cli_test_float_format_SOURCES = tests/cli/test_float_format.c src/float_format.c \
+tests_cli_test_float_format_SOURCES = tests/cli/test_float_format.c src/print/float_format.c \
 	tests/cli/float_oracle.c tests/cli/float_oracle.h
 tests_cli_test_float_format_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_float_format_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cli_test_float_format_LDADD = lib/libbitsift.la $(CMOCKA_LIBS) -lm
 # The field printer's shortcuts against its plain path.
-tests_cli_test_fields_SOURCES = tests/cli/test_fields.c src/fields.c src/fields.h src/out.c \
-	src/out.h src/float_format.c src/float_format.h
+tests_cli_test_fields_SOURCES = tests/cli/test_fields.c src/print/fields.c src/print/fields.h src/print/out.c \
+	src/print/out.h src/print/float_format.c src/print/float_format.h
 tests_cli_test_fields_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_fields_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cli_test_fields_LDADD = lib/libbitsift.la $(CMOCKA_LIBS) -lm
 EXTRA_PROGRAMS += tests/cli/float-exhaustive
 CLEANFILES += tests/cli/float-exhaustive
-tests_cli_float_exhaustive_SOURCES = tests/cli/float_exhaustive.c src/float_format.c \
+tests_cli_float_exhaustive_SOURCES = tests/cli/float_exhaustive.c src/print/float_format.c \
 	tests/cli/float_oracle.c tests/cli/float_oracle.h
 tests_cli_float_exhaustive_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_float_exhaustive_LDADD = -lm

@@ -16,9 +16,11 @@ Without arguments it looks at the objects make names in LIBRARY_OBJECTS
 PROGRAM_OBJECTS (the bitsift program's), relative to $top_builddir, so
 that objects left behind by a file's move or rename do not count; without
 those, at every library object under lib/ and every bitsift-*.o under
-src/. It prints three TAP points: the
-graph of lib/ has no cycle, the graph of src/ has none, and no lib/
-object uses a symbol that a src/ object defines. With paths it checks the
+src/. It prints five TAP points: the
+graph of lib/ has no cycle, the graph of src/ has none, no lib/ object
+uses a symbol that a src/ object defines, and, taken folder by folder
+(lib/ and lib/analysis; src/, src/io and src/print), neither calls in a
+cycle. With paths it checks the
 one graph of those objects; with --graph it prints every edge,
 "a -> b: sym, sym". On failure it prints the cycle or the calls found,
 with the symbols that make each edge.
@@ -163,6 +165,37 @@ def report_cycle(number, what, objs):
     return True
 
 
+def folder_edges(edges):
+    """The graph of folders: an edge where an object of one folder uses
+    a symbol of another's (the top of lib/ or src/ is a folder too)."""
+    def folder(n):
+        return n.split("/", 1)[0] if "/" in n else "lib"
+    out = {}
+    for a, targets in edges.items():
+        fa = folder(a)
+        out.setdefault(fa, {})
+        for b, syms in targets.items():
+            fb = folder(b)
+            if fb != fa:
+                out[fa].setdefault(fb, []).extend("%s -> %s: %s" % (a, b, s) for s in syms)
+    return out
+
+
+def report_folder_cycle(number, what, objs):
+    """One TAP point: the folders of objs call each other in one direction
+    only (lib/analysis uses lib/, src/print uses src/io, never back)."""
+    edges = folder_edges(build_graph(objs)) if objs else {}
+    cycle = find_cycle(edges) if edges else None
+    if not objs or cycle:
+        print("not ok %d - %s: folders call each other in a cycle" % (number, what))
+        for a, b in zip(cycle or [], (cycle or [])[1:]):
+            print("# %s -> %s: %s" % (a, b, "; ".join(sorted(edges[a][b])[:3])))
+        return False
+    layers = ", ".join("%s -> %s" % (a, "/".join(sorted(t))) for a, t in sorted(edges.items()) if t)
+    print("ok %d - %s: folders in one direction (%s)" % (number, what, layers or "one folder"))
+    return True
+
+
 def report_upcalls(number, lib_objs, src_objs):
     """One TAP point: no library object uses a symbol of the command."""
     src_defined = {}
@@ -190,10 +223,12 @@ def main(argv):
         top = os.environ.get("top_builddir", ".")
         lib_objs = named_objects("LIBRARY_OBJECTS", top) or library_objects(os.path.join(top, "lib"))
         src_objs = named_objects("PROGRAM_OBJECTS", top) or program_objects(os.path.join(top, "src"))
-        print("1..3")
+        print("1..5")
         ok = report_cycle(1, "lib/", lib_objs)
         ok = report_cycle(2, "src/ (the bitsift program)", src_objs) and ok
         ok = report_upcalls(3, lib_objs, src_objs) and ok
+        ok = report_folder_cycle(4, "lib/ by folder", lib_objs) and ok
+        ok = report_folder_cycle(5, "src/ by folder", src_objs) and ok
         return 0 if ok else 1
     if not args:
         args = [os.path.join(os.environ.get("top_builddir", "."), "lib")]

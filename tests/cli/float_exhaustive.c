@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "float_format.h"
+#include "print/float_format.h"
 #include "float_oracle.h"
 
 static uint64_t parse_bits(const char *text)

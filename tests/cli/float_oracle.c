@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * float_oracle.c -- the reference float text (see float_oracle.h), the
- * code src/out.c held before the exact formatter replaced it.
+ * code src/print/out.c held before the exact formatter replaced it.
  */
 #include <math.h>
 #include <stdint.h>

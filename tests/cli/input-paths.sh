@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# input-paths.sh -- a file gives the same result whichever way src/input.c
+# input-paths.sh -- a file gives the same result whichever way src/io/input.c
 # reads it: by name (through stdio with a 1 MiB buffer; a packet file is
 # rewound after libpcap looked at it) or from standard input (its first
 # bytes peeked and replayed to libpcap, then the rest). Each test runs one

@@ -6,7 +6,7 @@
 
 PAYLOAD_DIR holds raw game packets (as `bitsift encode -o DIR` writes them);
 each capture wraps them in one link type, so that the golden tests see the
-same packets through every path of src/decap.c. It also writes the hostile
+same packets through every path of src/io/decap.c. It also writes the hostile
 captures (truncated, huge caplen, unknown link type, ...). Only the Python
 standard library is used; the files are committed, so this runs only when
 the test data is prepared again.

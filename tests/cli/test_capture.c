@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "capture.h"
+#include "io/capture.h"
 #include "frame_log.h"
 
 static uint8_t *slurp(const char *name, size_t *size)

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "decap.h"
+#include "io/decap.h"
 
 /* A frame under construction. */
 struct frame {

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "bitsift.h"
-#include "fields.h"
+#include "print/fields.h"
 
 /* Long names (the shortcuts stop at 32 bytes), a 20-value enum (the cache
  * keeps 16 names per field), names at the cache's edges. */

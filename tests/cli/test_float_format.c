@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_float_format.c -- format_float32/64 (src/float_format.c) give
+ * test_float_format.c -- format_float32/64 (src/print/float_format.c) give
  * exactly the text of the printf loop they replaced (float_oracle.c):
  * special values, every power of two and its neighbours, powers of ten,
  * short decimals and halfway cases, the edges of the common-float path,
@@ -23,7 +23,7 @@
 #include <cmocka.h>
 
 #include "bitsift.h"
-#include "float_format.h"
+#include "print/float_format.h"
 #include "float_oracle.h"
 
 static unsigned long long compared;

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "frame_select.h"
+#include "io/frame_select.h"
 
 static void frame_lists(void **state)
 {

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "float_text.h"
-#include "out.h"
+#include "print/out.h"
 
 /* Run `fn` against an out writing to a memory stream; return the text. */
 static char *capture_text(void (*fn)(struct out *))

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# tshark-crosscheck.sh -- src/decap.c against tshark: for every capture of
+# tshark-crosscheck.sh -- src/io/decap.c against tshark: for every capture of
 # tests/cli/data that has a .tshark file (tshark's frame numbers, addresses,
 # ports and UDP lengths, written by prepare-data.sh when the data was made),
 # bitsift must find the same UDP datagrams in the same frames. Prints TAP.

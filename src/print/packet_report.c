@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * record.c -- where a packet came from and why it failed, worded once for
+ * packet_report.c -- where a packet came from and why it failed, worded once for
  * text, JSON and JUnit output.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "print/packet_report.h"
 
 /*
  * Consecutive packets mostly share their source file and the second of
@@ -90,7 +90,7 @@ static int same_address(const struct decap_address *a, const struct decap_addres
     return a->family == b->family && a->port == b->port && memcmp(a->ip, b->ip, sizeof a->ip) == 0;
 }
 
-void record_address(struct out *o, const struct decap_address *a)
+void report_address(struct out *o, const struct decap_address *a)
 {
     struct address_text *t = origin_cache.addresses;
     size_t count = sizeof origin_cache.addresses / sizeof origin_cache.addresses[0];
@@ -105,7 +105,7 @@ void record_address(struct out *o, const struct decap_address *a)
     out_bytes(o, t->text, t->len);
 }
 
-void record_json_origin(struct out *o, const struct input_packet *p)
+void report_json_origin(struct out *o, const struct input_packet *p)
 {
     out_str(o, "\"index\":");
     out_u64(o, p->index);
@@ -114,16 +114,16 @@ void record_json_origin(struct out *o, const struct input_packet *p)
         out_str(o, ",\"time\":\"");
         write_time(o, p->sec, p->nsec);
         out_str(o, "\",\"src\":\"");
-        record_address(o, p->src);
+        report_address(o, p->src);
         out_str(o, "\",\"dst\":\"");
-        record_address(o, p->dst);
+        report_address(o, p->dst);
         out_char(o, '"');
     }
     out_str(o, ",\"length\":");
     out_u64(o, p->size);
 }
 
-void record_reason(struct out *o, const bitsift_failure *f)
+void report_reason(struct out *o, const bitsift_failure *f)
 {
     out_str(o, f->why ? f->why : bitsift_error_string(f->kind));
     switch (f->kind) {
@@ -175,7 +175,7 @@ static const char *failure_path(const bitsift_result *res)
     return "packet";
 }
 
-void record_json_error(struct out *o, const bitsift_result *res)
+void report_json_error(struct out *o, const bitsift_result *res)
 {
     const bitsift_failure *f = &res->failure;
     out_str(o, "{\"kind\":\"");
@@ -188,7 +188,7 @@ void record_json_error(struct out *o, const bitsift_result *res)
     /* The message is built in a memory buffer, then quoted. */
     struct out m;
     out_init_memory(&m);
-    record_reason(&m, f);
+    report_reason(&m, f);
     out_str(o, ",\"message\":");
     out_json_string(o, m.buf ? m.buf : "", m.len);
     out_finish(&m);
@@ -199,16 +199,16 @@ void record_json_error(struct out *o, const bitsift_result *res)
     out_char(o, '}');
 }
 
-void record_text_failure(struct out *o, const bitsift_result *res)
+void report_text_failure(struct out *o, const bitsift_result *res)
 {
     out_str(o, failure_path(res));
     out_str(o, " @bit ");
     out_u64(o, res->failure.bit);
     out_str(o, ": ");
-    record_reason(o, &res->failure);
+    report_reason(o, &res->failure);
 }
 
-void record_no_protocol(bitsift_result *res)
+void report_no_protocol(bitsift_result *res)
 {
     memset(res, 0, sizeof *res);
     res->status = BITSIFT_E_PROTOCOL;
@@ -298,7 +298,7 @@ static const struct protocol_text *protocol_text(const bitsift_schema *schema)
     return t;
 }
 
-void record_text_protocol(struct out *o, const bitsift_schema *schema)
+void report_text_protocol(struct out *o, const bitsift_schema *schema)
 {
     const struct protocol_text *t = protocol_text(schema);
     if (t)
@@ -307,7 +307,7 @@ void record_text_protocol(struct out *o, const bitsift_schema *schema)
         write_text_protocol(o, schema);
 }
 
-void record_json_protocol_id(struct out *o, const bitsift_schema *schema)
+void report_json_protocol_id(struct out *o, const bitsift_schema *schema)
 {
     const struct protocol_text *t = protocol_text(schema);
     if (t)
@@ -316,10 +316,10 @@ void record_json_protocol_id(struct out *o, const bitsift_schema *schema)
         write_json_protocol(o, schema);
 }
 
-void record_json_protocol(struct out *o, const bitsift_schema *schema, const bitsift_result *res)
+void report_json_protocol(struct out *o, const bitsift_schema *schema, const bitsift_result *res)
 {
     out_char(o, ',');
-    record_json_protocol_id(o, schema);
+    report_json_protocol_id(o, schema);
     if (res->packet_name) {
         out_str(o, ",\"type\":");
         out_json_string(o, res->packet_name, strlen(res->packet_name));

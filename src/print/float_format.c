@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "float_format.h"
+#include "print/float_format.h"
 
 static const char hex_digits[] = "0123456789abcdef";
 

@@ -3,7 +3,7 @@
  * error_tally.c -- the summary of a tally of packets by error kind that
  * validate, stats and diagnose print (see error_tally.h).
  */
-#include "error_tally.h"
+#include "print/error_tally.h"
 
 void error_tally_text_counts(struct out *o, const bitsift_error_tally *t)
 {

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "advisor.h"
-#include "float_format.h"
+#include "print/advisor.h"
+#include "print/float_format.h"
 
 static void out_printf(struct out *o, const char *format, ...) __attribute__((format(printf, 2, 3)));
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "classic_pcap.h"
+#include "io/classic_pcap.h"
 
 #define MAGIC_MICROSECONDS 0xa1b2c3d4u
 #define MAGIC_NANOSECONDS 0xa1b23c4du

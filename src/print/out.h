@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "float_format.h" /* format_float32/64 */
+#include "print/float_format.h" /* format_float32/64 */
 
 struct out {
     FILE *fp; /* NULL: a memory buffer */

@@ -19,7 +19,7 @@
 #include <sys/vfs.h>
 #endif
 
-#include "output_file.h"
+#include "io/output_file.h"
 
 /* "dir/" of path (with its slash), or "" for a bare name: its length. */
 static size_t directory_length(const char *path)

@@ -17,7 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "file_window.h"
+#include "io/file_window.h"
 
 /* The size of a huge page (x86-64, arm64 with 4 KiB pages): see
  * file_window_at. */

@@ -13,7 +13,7 @@
 #endif
 #include "bitsift.h"
 #include "bitsift/error_tally.h"
-#include "out.h"
+#include "print/out.h"
 
 /* "N packets: V valid, I invalid" ("1 packet: ..."). */
 void error_tally_text_counts(struct out *o, const bitsift_error_tally *t);

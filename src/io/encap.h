@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "decap.h"
+#include "io/decap.h"
 
 /* Ethernet (14) + IPv6 (40) + UDP (8). */
 #define ENCAP_MAX_HEADERS 62

@@ -36,8 +36,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture.h"
-#include "file_window.h"
+#include "io/capture.h"
+#include "io/file_window.h"
 
 #define CLASSIC_PCAP_HEADER 24
 #define CLASSIC_PCAP_RECORD 16

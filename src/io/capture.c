@@ -12,7 +12,7 @@
  *
  * A classic pcap in the host's byte order, by far the common case, is
  * opened by libpcap but its plain records are then read by classic_pcap.c,
- * in place (from a window mapped onto the file, src/file_window.c), until
+ * in place (from a window mapped onto the file, src/io/file_window.c), until
  * one is not plain (or the file ends): libpcap reads on from that record.
  * On the 1 M-packet bench capture this took `validate` from 222 to 193 ms
  * of CPU (Intel Xeon VM; libpcap's two fread calls and copy per record
@@ -25,9 +25,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "byte_cursor.h"
-#include "capture.h"
-#include "classic_pcap.h"
+#include "io/byte_cursor.h"
+#include "io/capture.h"
+#include "io/classic_pcap.h"
 
 /* The block classic_pcap.c reads a file in, never more than the file:
  * 128 KiB stays in the L2 cache between the kernel's copy and our reads

@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "capture.h"
-#include "input.h"
+#include "io/capture.h"
+#include "io/input.h"
 
 #define MAX_DIRECTORY_DEPTH 64
 /* The bytes of standard input kept to replay after libpcap looked at them:

@@ -24,7 +24,7 @@
 #endif
 #include "bitsift.h"
 #include "bitsift/stats.h"
-#include "out.h"
+#include "print/out.h"
 
 /* Text: the quantization rows of one packet type (after its bit table),
  * given how many valid packets of that type were profiled. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
+#include "print/out.h"
 
 /* A stream's buffer: written with one fwrite when full, so that decoding a
  * capture makes one write(2) per few hundred packets. */

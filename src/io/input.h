@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "decap.h"
-#include "frame_select.h"
+#include "io/decap.h"
+#include "io/frame_select.h"
 
 /* The largest raw packet file read (a UDP datagram is at most 64 KiB; a
  * fuzzer's crash file can be bigger, this is the hard limit). */

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "junit.h"
-#include "out.h"
-#include "output_file.h"
+#include "print/junit.h"
+#include "print/out.h"
+#include "io/output_file.h"
 
 struct junit_case {
     char *name;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encap.h"
+#include "io/encap.h"
 
 int encap_parse_address(const char *text, struct decap_address *a)
 {

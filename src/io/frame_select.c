@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame_select.h"
+#include "io/frame_select.h"
 
 /* A frame number: decimal digits, at least 1, no overflow. */
 static const char *parse_number(const char *p, uint64_t *value)

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fields.h"
+#include "print/fields.h"
 
 struct fields_keys *fields_keys_create(const bitsift_schema *schema)
 {

@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "byte_cursor.h"
-#include "decap.h"
+#include "io/byte_cursor.h"
+#include "io/decap.h"
 
 /* The captured bytes still to decode, and how to name a shortage. */
 struct span {

@@ -8,7 +8,7 @@
 #define BITSIFT_FIELDS_H
 
 #include "bitsift.h"
-#include "out.h"
+#include "print/out.h"
 
 #define FIELDS_MAX_DEPTH 256
 

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "decap.h"
+#include "io/decap.h"
 
 #define CAPTURE_ERROR_SIZE 512
 
