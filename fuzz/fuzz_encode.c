@@ -5,8 +5,9 @@
  * (<bitsift/records.h>), as the command reads them: the line reader and
  * its 64 MiB limit, the number protection, jansson within its memory
  * budget, the value tree and the encoder; and for -w, the record's
- * addresses, RFC 3339 time and UDP framing (src/io/encap.c, src/print/out.c), as
- * the command's pcap writer takes them (its capture file itself is the
+ * addresses (src/io/encap.c), RFC 3339 time (the reader's
+ * bitsift_record_parse_time) and UDP framing (src/io/encap.c), as the
+ * command's pcap writer takes them (its capture file itself is the
  * golden tests' and tests/cli/encode-safety.sh's).
  *
  * Input: one byte of options, then the records.
@@ -35,7 +36,6 @@
 
 #include "io/capture.h"
 #include "io/encap.h"
-#include "print/out.h"
 #include "packet_schemas.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -148,7 +148,7 @@ static int frame_packet(struct run *run, const bitsift_record *rec, unsigned opt
         sec++;
         nsec -= 1000000000u;
     }
-    if (rec->time && parse_time_rfc3339(rec->time, &sec, &nsec) != 0)
+    if (rec->time && bitsift_record_parse_time(rec->time, &sec, &nsec) != 0)
         return -1;
     CHECK(nsec < 1000000000u);
     if (sec < CAPTURE_WRITER_FIRST_SECOND || sec > CAPTURE_WRITER_LAST_SECOND)

@@ -82,11 +82,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static int crc_mismatch(const bitsift_schema *s, const uint8_t *data, size_t size)
 {
     const bitsift_framing *fr = bitsift_schema_framing(s);
-    if (!fr->crc || size < (size_t)fr->prefix_bytes + 4)
+    uint32_t got;
+    if (!bitsift_packet_stored_crc(fr, data, size, &got))
         return 0;
-    const uint8_t *field = data + fr->prefix_bytes;
-    uint32_t got = (uint32_t)field[0] | (uint32_t)field[1] << 8 | (uint32_t)field[2] << 16 |
-                   (uint32_t)field[3] << 24;
     return bitsift_packet_crc(fr, data, size) != got;
 }
 

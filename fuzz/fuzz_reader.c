@@ -382,12 +382,14 @@ static bool run_op(struct run_state *s, fuzz_input *prog)
         uint32_t type;
         if ((ok = bitsift_packet_read_begin(r, &s->framing, &type))) {
             CHECK(type < s->framing.num_types);
+            /* A packet the reader accepted has a CRC field, and it holds
+             * the CRC of its bytes. */
+            uint32_t stored;
             if (s->framing.crc)
-                CHECK(bitsift_packet_crc(&s->framing, s->data, s->size) ==
-                      (uint32_t)(s->data[s->framing.prefix_bytes] |
-                                 s->data[s->framing.prefix_bytes + 1] << 8 |
-                                 s->data[s->framing.prefix_bytes + 2] << 16 |
-                                 (uint32_t)s->data[s->framing.prefix_bytes + 3] << 24));
+                CHECK(bitsift_packet_stored_crc(&s->framing, s->data, s->size, &stored) &&
+                      bitsift_packet_crc(&s->framing, s->data, s->size) == stored);
+            else
+                CHECK(!bitsift_packet_stored_crc(&s->framing, s->data, s->size, &stored));
             /* The writer's begin gives back the prefix and type that were
              * read (the CRC field is written as 0 until the end). */
             bitsift_writer_init(&w, scratch, sizeof scratch);

@@ -162,13 +162,13 @@ FUZZ_TARGETS += fuzz_encode
 EXTRA_DIST += corpus/fuzz_encode fuzz/fuzz_encode.options fuzz/fuzz_encode.dict
 check_PROGRAMS += fuzz/replay_fuzz_encode
 TESTS += fuzz/replay_fuzz_encode
-fuzz_replay_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c lib/tools/records.c lib/tools/record_lines.c lib/tools/json_budget.c lib/tools/json_numbers.c lib/tools/float_text.c lib/tools/record_tree.c src/io/encap.c src/print/out.c src/print/float_format.c fuzz/replay_main.c
+fuzz_replay_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c lib/tools/records.c lib/tools/record_lines.c lib/tools/json_budget.c lib/tools/json_numbers.c lib/tools/float_text.c lib/tools/record_tree.c lib/tools/record_time.c src/io/encap.c fuzz/replay_main.c
 nodist_fuzz_replay_fuzz_encode_SOURCES = fuzz/bundled_schemas.c
 fuzz_replay_fuzz_encode_CPPFLAGS = $(FUZZ_CPPFLAGS) -DFUZZ_TARGET_NAME='"fuzz_encode"'
 fuzz_replay_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 fuzz_replay_fuzz_encode_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la $(JANSSON_LIBS)
 if ENABLE_FUZZING
-fuzz_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c lib/tools/records.c lib/tools/record_lines.c lib/tools/json_budget.c lib/tools/json_numbers.c lib/tools/float_text.c lib/tools/record_tree.c src/io/encap.c src/print/out.c src/print/float_format.c
+fuzz_fuzz_encode_SOURCES = fuzz/fuzz_encode.c fuzz/packet_schemas.c lib/tools/records.c lib/tools/record_lines.c lib/tools/json_budget.c lib/tools/json_numbers.c lib/tools/float_text.c lib/tools/record_tree.c lib/tools/record_time.c src/io/encap.c
 nodist_fuzz_fuzz_encode_SOURCES = fuzz/bundled_schemas.c
 fuzz_fuzz_encode_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_encode_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

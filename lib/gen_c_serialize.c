@@ -302,9 +302,6 @@ static bool emit_array(struct cgen *g, uint32_t i, unsigned ind)
     fputs("{\n", out);
     ind++;
     bool sparse = op->array_kind >= ARRAY_FLAGS;
-    static const char *const encodings[] = {
-        [ARRAY_FLAGS] = "BITSIFT_SPARSE_FLAGS", [ARRAY_INDICES] = "BITSIFT_SPARSE_INDICES",
-        [ARRAY_SENTINEL] = "BITSIFT_SPARSE_SENTINEL", [ARRAY_RELATIVE] = "BITSIFT_SPARSE_RELATIVE"};
     if (sparse) {
         indent(out, ind);
         fprintf(out, "bitsift_sparse it%u;\n", k);
@@ -313,8 +310,13 @@ static bool emit_array(struct cgen *g, uint32_t i, unsigned ind)
         indent(out, ind);
         fprintf(out, "bitsift_serialize_sparse_begin(stream, mode, it%u, ", k);
         gen_c_string(out, op->name);
-        fprintf(out, ", %s, v->%s, %" PRId64 ");\n", encodings[op->array_kind],
-                g->present_name[i], op->max);
+        /* The encoding's constant is its schema keyword in capitals:
+         * sparse(flags) is BITSIFT_SPARSE_FLAGS (ASCII; toupper would
+         * follow the locale). */
+        fputs(", BITSIFT_SPARSE_", out);
+        for (const char *p = schema_array_kind_name((enum array_kind)op->array_kind); *p; p++)
+            fputc(*p - 'a' + 'A', out);
+        fprintf(out, ", v->%s, %" PRId64 ");\n", g->present_name[i], op->max);
         indent(out, ind);
         fprintf(out, "while (bitsift_serialize_sparse_next(stream, mode, it%u)) {\n", k);
         indent(out, ind + 1);

@@ -55,6 +55,16 @@ uint32_t bitsift_packet_crc(const bitsift_framing *f, const void *packet, size_t
     return bitsift_crc32(crc, p + 4, n - 4);
 }
 
+bool bitsift_packet_stored_crc(const bitsift_framing *f, const void *packet, size_t size,
+                               uint32_t *stored)
+{
+    if (!f->crc || size < (size_t)f->prefix_bytes + 4)
+        return false;
+    const uint8_t *p = (const uint8_t *)packet + f->prefix_bytes;
+    *stored = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    return true;
+}
+
 bool bitsift_packet_write_begin(bitsift_writer *w, const bitsift_framing *f, const void *prefix,
                                 uint32_t type)
 {

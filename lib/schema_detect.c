@@ -14,14 +14,9 @@ int bitsift_detect(const bitsift_schema *const *schemas, size_t count, const voi
     /* First the schemas that can prove it: a CRC seeded by their id. */
     for (size_t i = 0; i < count; i++) {
         const bitsift_schema *s = schemas[i];
-        if (!s || !s->framing.crc)
+        uint32_t stored;
+        if (!s || !bitsift_packet_stored_crc(&s->framing, packet, size, &stored))
             continue;
-        size_t at = s->framing.prefix_bytes;
-        if (size < at + 4)
-            continue;
-        const uint8_t *p = (const uint8_t *)packet + at;
-        uint32_t stored = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                          (uint32_t)p[3] << 24;
         if (bitsift_packet_crc(&s->framing, packet, size) == stored)
             return (int)i;
     }

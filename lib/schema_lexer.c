@@ -40,16 +40,6 @@ static bool is_ident_char(int c)
     return is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if none. */
-static size_t utf8_length(const unsigned char *p, size_t n)
-{
-    size_t want = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : p[0] >= 0xe0 && p[0] < 0xf0 ? 3
-                               : p[0] >= 0xf0 && p[0] < 0xf5 ? 4 : 0;
-    if (want == 0 || want > n)
-        return 0;
-    return bitsift__utf8_valid_prefix(p, want) == want ? want : 0;
-}
-
 bool schema_lex(const char *text, size_t size, struct token **tokens, size_t *count,
                 bitsift_schema_error *err)
 {
@@ -74,7 +64,7 @@ bool schema_lex(const char *text, size_t size, struct token **tokens, size_t *co
                 column++, i++;
             } else if (c == '#' || (c == '/' && i + 1 < size && p[i + 1] == '/')) {
                 while (i < size && p[i] != '\n') {
-                    size_t l = utf8_length(p + i, size - i);
+                    size_t l = bitsift_utf8_sequence(p + i, size - i);
                     if (l == 0) {
                         snprintf(msg, sizeof msg, "invalid UTF-8 byte 0x%02x in comment", p[i]);
                         free(toks);
@@ -162,7 +152,7 @@ bool schema_lex(const char *text, size_t size, struct token **tokens, size_t *co
                 }
                 if (p[i] == '\\' && i + 1 < size && p[i + 1] != '\n')
                     i++;
-                size_t l = utf8_length(p + i, size - i);
+                size_t l = bitsift_utf8_sequence(p + i, size - i);
                 if (l == 0 || p[i] == 0) {
                     snprintf(msg, sizeof msg, "invalid byte 0x%02x in string", p[i]);
                     free(toks);

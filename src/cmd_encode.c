@@ -108,7 +108,7 @@ static int write_packet(struct encode_run *e, const bitsift_record *rec, size_t 
             sec++;
             nsec -= 1000000000u;
         }
-        if (rec->time && parse_time_rfc3339(rec->time, &sec, &nsec) != 0) {
+        if (rec->time && bitsift_record_parse_time(rec->time, &sec, &nsec) != 0) {
             record_error(e, "bad \"time\" (RFC 3339 expected)");
             return -1;
         }

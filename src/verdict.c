@@ -16,11 +16,8 @@ static int crc_mismatch(const bitsift_schema *s, const uint8_t *data, size_t siz
                         uint32_t *expected, uint32_t *got)
 {
     const bitsift_framing *fr = bitsift_schema_framing(s);
-    if (!fr->crc || size < (size_t)fr->prefix_bytes + 4)
+    if (!bitsift_packet_stored_crc(fr, data, size, got))
         return 0;
-    const uint8_t *field = data + fr->prefix_bytes;
-    *got = (uint32_t)field[0] | (uint32_t)field[1] << 8 | (uint32_t)field[2] << 16 |
-           (uint32_t)field[3] << 24;
     *expected = bitsift_packet_crc(fr, data, size);
     return *expected != *got;
 }

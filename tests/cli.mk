@@ -32,10 +32,11 @@ tests_cli_test_capture_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_src
 tests_cli_test_capture_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS)
 tests_cli_test_capture_LDADD = $(CMOCKA_LIBS) $(PCAP_LIBS)
 # The float texts are read back by libbitsift-tools' record reader (not exported).
-tests_cli_test_out_SOURCES = tests/cli/test_out.c src/print/out.c src/print/float_format.c lib/tools/float_text.c
+tests_cli_test_out_SOURCES = tests/cli/test_out.c src/print/out.c src/print/float_format.c lib/tools/float_text.c \
+	lib/tools/record_time.c
 tests_cli_test_out_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/lib/tools
 tests_cli_test_out_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_cli_test_out_LDADD = $(CMOCKA_LIBS) -lm
+tests_cli_test_out_LDADD = lib/libbitsift.la $(CMOCKA_LIBS) -lm
 # The exact float formatter against the printf loop it replaced (the
 # oracle); float-exhaustive (built on demand: make tests/cli/float-exhaustive)
 # compares all 2^32 float bit patterns.

@@ -270,13 +270,45 @@ static void test_prefix_bytes(void **state)
     assert_int_equal(bitsift_packet_crc(&f, buf, 6), 0);
 }
 
+/* The stored CRC is the 4 bytes after the prefix, little-endian; there is
+ * none without a CRC field or in fewer than prefix + 4 bytes. */
+static void test_stored_crc(void **state)
+{
+    (void)state;
+    for (uint32_t prefix = 0; prefix < 4; prefix++) {
+        bitsift_framing f;
+        bitsift_framing_init(&f, 0x9e3779b9 + prefix);
+        f.prefix_bytes = prefix;
+        uint8_t buf[64];
+        size_t size = write_packet(&f, 0, "\xa1\xb2\xc3", buf, sizeof buf);
+        uint32_t stored = 0;
+        assert_true(bitsift_packet_stored_crc(&f, buf, size, &stored));
+        assert_int_equal(stored, le32(buf + prefix));
+        assert_int_equal(stored, bitsift_packet_crc(&f, buf, size));
+        buf[prefix + 2] ^= 0x40;
+        assert_true(bitsift_packet_stored_crc(&f, buf, size, &stored));
+        assert_int_equal(stored, le32(buf + prefix));
+        assert_int_not_equal(stored, bitsift_packet_crc(&f, buf, size));
+        stored = 0x5a5a5a5a;
+        for (size_t cut = 0; cut < prefix + 4; cut++) {
+            assert_false(bitsift_packet_stored_crc(&f, buf, cut, &stored));
+            assert_int_equal(stored, 0x5a5a5a5a);
+        }
+        assert_true(bitsift_packet_stored_crc(&f, buf, prefix + 4, &stored));
+        f.crc = false;
+        stored = 0x5a5a5a5a;
+        assert_false(bitsift_packet_stored_crc(&f, buf, size, &stored));
+        assert_int_equal(stored, 0x5a5a5a5a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_and_types),  cmocka_unit_test(test_type_out_of_range),
         cmocka_unit_test(test_wrong_protocol_id), cmocka_unit_test(test_every_bit_flip),
         cmocka_unit_test(test_every_truncation),  cmocka_unit_test(test_end_check),
-        cmocka_unit_test(test_prefix_bytes),
+        cmocka_unit_test(test_prefix_bytes),      cmocka_unit_test(test_stored_crc),
     };
     return cmocka_run_group_tests_name("packet", tests, NULL, NULL);
 }

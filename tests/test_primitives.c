@@ -653,6 +653,65 @@ static void test_string_invalid(void **state)
     }
 }
 
+/* An independent decoder, by code point, for the exhaustive check below:
+ * the sequence length, or 0 when it is not well-formed UTF-8. */
+static size_t decode_by_code_point(const uint8_t *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    size_t len = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
+                                 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    uint32_t cp = len == 1 ? s[0] : s[0] & (0x7f >> len);
+    for (size_t k = 1; k < len; k++) {
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[k] & 0x3f);
+    }
+    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+/* bitsift_utf8_sequence, the one UTF-8 rule of the tree, against the
+ * decoder above on every sequence of one to three bytes and every four-
+ * byte sequence with a lead byte F0..F7, each also cut one byte short. */
+static void test_utf8_sequence_exhaustive(void **state)
+{
+    (void)state;
+    uint8_t s[4];
+    size_t valid[5] = {0};
+    for (uint32_t v = 0; v < 1u << 24; v++) {
+        s[0] = (uint8_t)(v >> 16), s[1] = (uint8_t)(v >> 8), s[2] = (uint8_t)v;
+        for (size_t n = 1; n <= 3; n++) {
+            size_t want = decode_by_code_point(s, n);
+            if (bitsift_utf8_sequence(s, n) != want)
+                fail_msg("%02x %02x %02x (%zu bytes): %zu, want %zu", s[0], s[1], s[2], n,
+                         bitsift_utf8_sequence(s, n), want);
+            valid[want] += want == n;
+        }
+    }
+    for (uint32_t v = 0; v < 8u << 24; v++) {
+        s[0] = (uint8_t)(0xf0 + (v >> 24)), s[1] = (uint8_t)(v >> 16), s[2] = (uint8_t)(v >> 8),
+        s[3] = (uint8_t)v;
+        size_t want = decode_by_code_point(s, 4);
+        if (bitsift_utf8_sequence(s, 4) != want || bitsift_utf8_sequence(s, 3) != 0)
+            fail_msg("%02x %02x %02x %02x: %zu, want %zu", s[0], s[1], s[2], s[3],
+                     bitsift_utf8_sequence(s, 4), want);
+        valid[4] += want == 4;
+    }
+    assert_int_equal(bitsift_utf8_sequence(s, 0), 0);
+    /* Every scalar value, counted where its sequence fills the bytes
+     * given: the 1- and 2-byte ones once for each value of the bytes the
+     * loop leaves after them. */
+    assert_int_equal(valid[1], 128u * 65536);
+    assert_int_equal(valid[2], 1920u * 256);
+    assert_int_equal(valid[3], 0x10000u - 0x800 - 0x800);
+    assert_int_equal(valid[4], 0x110000u - 0x10000);
+}
+
 static void test_string_lengths(void **state)
 {
     (void)state;
@@ -1052,6 +1111,7 @@ int main(void)
         cmocka_unit_test(test_string_valid),
         cmocka_unit_test(test_string_invalid),
         cmocka_unit_test(test_string_lengths),
+        cmocka_unit_test(test_utf8_sequence_exhaustive),
         cmocka_unit_test(test_check_markers),
         cmocka_unit_test(test_int_relative),
         cmocka_unit_test(test_object_index),

@@ -601,6 +601,11 @@ bool bitsift_write_bytes(bitsift_writer *w, const void *src, size_t n);
 /* string(bufsize): len <= bufsize - 1, no NUL byte, valid UTF-8. */
 bool bitsift_write_string(bitsift_writer *w, const char *text, size_t bufsize);
 bool bitsift_write_string_n(bitsift_writer *w, const void *text, size_t len, size_t bufsize);
+/* The UTF-8 rule strings are held to: the length (1..4) of the well-formed
+ * sequence at s, reading at most n bytes, or 0 when there is none (n is 0,
+ * a bad lead byte, a missing continuation, an overlong form, a surrogate,
+ * a code point above U+10FFFF, or a sequence cut short by n). */
+size_t bitsift_utf8_sequence(const uint8_t *s, size_t n);
 bool bitsift_write_check(bitsift_writer *w, uint32_t value);
 /* int_relative: previous < current (signed 32-bit). */
 bool bitsift_write_int_relative(bitsift_writer *w, int32_t previous, int32_t current);
@@ -1173,6 +1178,12 @@ void bitsift_framing_init(bitsift_framing *f, uint32_t protocol_id);
 /* The CRC a framed packet must carry (the CRC field itself is ignored).
  * Returns 0 when size is below prefix_bytes + 4 (no CRC field). */
 uint32_t bitsift_packet_crc(const bitsift_framing *f, const void *packet, size_t size);
+/* The CRC a framed packet carries in its CRC field, into *stored. False
+ * (and *stored untouched) when the framing has no CRC or size is below
+ * prefix_bytes + 4. A packet passes the CRC check when this value equals
+ * bitsift_packet_crc(). */
+bool bitsift_packet_stored_crc(const bitsift_framing *f, const void *packet, size_t size,
+                               uint32_t *stored);
 
 /* Begin a packet: prefix bytes (copied from `prefix`, or zeros when it is
  * NULL), the CRC placeholder and the type. */

@@ -112,6 +112,13 @@ bitsift_record_status bitsift_record_encode(bitsift_record_reader *r, const bits
                                             uint8_t *packet, size_t capacity, size_t *size,
                                             bitsift_record_error *err);
 
+/* The "time" of a record, an RFC 3339 time as `bitsift decode` prints it
+ * ("2026-11-23T09:00:00.123456789Z": any number of fraction digits, of
+ * which nine count; 'Z' or an offset such as "+01:00"), in seconds and
+ * nanoseconds since 1970-01-01T00:00:00Z: 0, or -1 when the text is not
+ * such a time (*sec and *nsec untouched). */
+int bitsift_record_parse_time(const char *text, int64_t *sec, uint32_t *nsec);
+
 #ifdef __cplusplus
 }
 #endif

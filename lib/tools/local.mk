@@ -11,7 +11,8 @@ pkgconfig_DATA += lib/bitsift-tools.pc
 EXTRA_DIST += lib/bitsift-tools.pc.in
 
 BITSIFT_TOOLS_SOURCES = lib/tools/records.c lib/tools/record_lines.c lib/tools/json_budget.c \
-	lib/tools/json_numbers.c lib/tools/float_text.c lib/tools/record_tree.c
+	lib/tools/json_numbers.c lib/tools/float_text.c lib/tools/record_tree.c \
+	lib/tools/record_time.c
 lib_libbitsift_tools_la_SOURCES = $(BITSIFT_TOOLS_SOURCES)
 lib_libbitsift_tools_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 lib_libbitsift_tools_la_LIBADD = lib/libbitsift.la $(JANSSON_LIBS)

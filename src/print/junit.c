@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bitsift/bits.h" /* bitsift_utf8_sequence */
 #include "print/junit.h"
 #include "print/out.h"
 #include "io/output_file.h"
@@ -167,7 +168,7 @@ static size_t xml_char(const unsigned char *p)
     unsigned char c = p[0];
     if (c < 0x80)
         return c >= 0x20 || c == '\t' || c == '\n' || c == '\r';
-    size_t n = utf8_sequence(p, strnlen((const char *)p, 4));
+    size_t n = bitsift_utf8_sequence(p, strnlen((const char *)p, 4));
     /* U+FFFE and U+FFFF: EF BF BE, EF BF BF. */
     if (n == 3 && c == 0xef && p[1] == 0xbf && p[2] >= 0xbe)
         return 0;

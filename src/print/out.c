@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitsift/bits.h" /* bitsift_utf8_sequence */
 #include "print/out.h"
 
 /* A stream's buffer: written with one fwrite when full, so that decoding a
@@ -180,38 +181,6 @@ void out_hex_bytes(struct out *o, const uint8_t *data, size_t size)
     }
 }
 
-size_t utf8_sequence(const unsigned char *s, size_t left)
-{
-    unsigned char c = s[0];
-    size_t n;
-    uint32_t cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (left < n)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[i] & 0x3f);
-    }
-    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-        return 0;
-    return n;
-}
-
 /* Bytes that go into a JSON string as they are without a closer look:
  * ASCII from the space up (DEL included) other than the quote and the backslash. */
 static const unsigned char json_plain[256] = {
@@ -268,7 +237,7 @@ void out_json_string(struct out *o, const char *text, size_t size)
                 i++;
                 continue;
             }
-            size_t n = c >= 0x80 ? utf8_sequence(s + i, size - i) : 0;
+            size_t n = c >= 0x80 ? bitsift_utf8_sequence(s + i, size - i) : 0;
             if (n) {
                 memcpy(w, s + i, n);
                 w += n;
@@ -291,7 +260,7 @@ void out_json_string(struct out *o, const char *text, size_t size)
             run++;
             continue;
         }
-        size_t n = c >= 0x80 ? utf8_sequence(s + i, size - i) : 0;
+        size_t n = c >= 0x80 ? bitsift_utf8_sequence(s + i, size - i) : 0;
         if (n) {
             i += n;
             run += n;
@@ -321,16 +290,6 @@ static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
     *d = doy - (153 * mp + 2) / 5 + 1;
     *m = mp < 10 ? mp + 3 : mp - 9;
     *y = year + (*m <= 2);
-}
-
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    unsigned yoe = (unsigned)(y - era * 400);
-    unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (int64_t)doe - 719468;
 }
 
 static size_t put_digits(char *buf, uint64_t v, unsigned width)
@@ -407,74 +366,4 @@ size_t format_time_of_day(char *buf, int64_t sec, uint32_t nsec)
     n += put_digits(buf + n, nsec % 1000000000u / 1000, 6);
     buf[n] = '\0';
     return n;
-}
-
-static unsigned days_in_month(unsigned year, unsigned month)
-{
-    static const unsigned char days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    return days[month - 1] + (month == 2 && leap);
-}
-
-/* Read exactly `width` digits. */
-static int read_digits(const char **p, unsigned width, unsigned *v)
-{
-    *v = 0;
-    for (unsigned i = 0; i < width; i++) {
-        char c = (*p)[i];
-        if (c < '0' || c > '9')
-            return -1;
-        *v = *v * 10 + (unsigned)(c - '0');
-    }
-    *p += width;
-    return 0;
-}
-
-int parse_time_rfc3339(const char *text, int64_t *sec, uint32_t *nsec)
-{
-    const char *p = text;
-    unsigned year, month, day, hour, minute, second, frac = 0;
-    if (read_digits(&p, 4, &year) || *p++ != '-' || read_digits(&p, 2, &month) || *p++ != '-' ||
-        read_digits(&p, 2, &day) || (*p != 'T' && *p != 't' && *p != ' '))
-        return -1;
-    p++;
-    if (read_digits(&p, 2, &hour) || *p++ != ':' || read_digits(&p, 2, &minute) || *p++ != ':' ||
-        read_digits(&p, 2, &second))
-        return -1;
-    if (month < 1 || month > 12 || day < 1 || day > days_in_month(year, month) || hour > 23 ||
-        minute > 59 || second > 60)
-        return -1;
-    if (*p == '.') {
-        p++;
-        unsigned digits = 0;
-        while (*p >= '0' && *p <= '9') {
-            if (digits < 9) {
-                frac = frac * 10 + (unsigned)(*p - '0');
-                digits++;
-            }
-            p++;
-        }
-        if (digits == 0)
-            return -1;
-        while (digits++ < 9)
-            frac *= 10;
-    }
-    int64_t offset = 0;
-    if (*p == 'Z' || *p == 'z') {
-        p++;
-    } else if (*p == '+' || *p == '-') {
-        int sign = *p++ == '-' ? -1 : 1;
-        unsigned oh, om;
-        if (read_digits(&p, 2, &oh) || *p++ != ':' || read_digits(&p, 2, &om) || oh > 23 ||
-            om > 59)
-            return -1;
-        offset = sign * (int64_t)(oh * 3600 + om * 60);
-    } else {
-        return -1;
-    }
-    if (*p)
-        return -1;
-    *sec = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
-    *nsec = frac;
-    return 0;
 }

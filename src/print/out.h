@@ -173,13 +173,5 @@ void out_json_string(struct out *o, const char *s, size_t size);
 size_t format_time_rfc3339(char *buf, int64_t sec, uint32_t nsec);
 /* "09:00:00.123456" (UTC time of day with microseconds, like tcpdump). */
 size_t format_time_of_day(char *buf, int64_t sec, uint32_t nsec);
-/* Parse an RFC 3339 time as printed above (with any number of fraction
- * digits up to 9, 'Z' or an offset). 0 on success. */
-int parse_time_rfc3339(const char *text, int64_t *sec, uint32_t *nsec);
-
-/* Length of the valid UTF-8 sequence at s (1..4, at most `left` bytes
- * read), or 0 when invalid: a bad lead byte, a missing continuation, an
- * overlong form, a surrogate, above U+10FFFF. */
-size_t utf8_sequence(const unsigned char *s, size_t left);
 
 #endif /* BITSIFT_OUT_H */

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define BITSIFT_EXPERIMENTAL /* <bitsift/records.h>: bitsift_record_parse_time */
+#include <bitsift/records.h>
 #include <cmocka.h>
 
 #include "float_text.h"
@@ -255,22 +257,22 @@ static void times(void **state)
     assert_string_equal(buf, "2000-02-29T00:00:00.000000000Z");
     int64_t sec;
     uint32_t nsec;
-    assert_int_equal(parse_time_rfc3339("2026-11-23T09:00:00.123456789Z", &sec, &nsec), 0);
+    assert_int_equal(bitsift_record_parse_time("2026-11-23T09:00:00.123456789Z", &sec, &nsec), 0);
     assert_int_equal(sec, 1795424400);
     assert_int_equal(nsec, 123456789);
-    assert_int_equal(parse_time_rfc3339("2026-11-23T10:00:00.5+01:00", &sec, &nsec), 0);
+    assert_int_equal(bitsift_record_parse_time("2026-11-23T10:00:00.5+01:00", &sec, &nsec), 0);
     assert_int_equal(sec, 1795424400);
     assert_int_equal(nsec, 500000000);
     for (int64_t t = 0; t < 4102444800; t += 86399 * 37) {
         format_time_rfc3339(buf, t, 42);
-        assert_int_equal(parse_time_rfc3339(buf, &sec, &nsec), 0);
+        assert_int_equal(bitsift_record_parse_time(buf, &sec, &nsec), 0);
         assert_int_equal(sec, t);
         assert_int_equal(nsec, 42);
     }
-    assert_int_not_equal(parse_time_rfc3339("2026-13-01T00:00:00Z", &sec, &nsec), 0);
-    assert_int_not_equal(parse_time_rfc3339("2026-11-23T09:00:00", &sec, &nsec), 0);
-    assert_int_not_equal(parse_time_rfc3339("2026-11-23T09:00:00.Z", &sec, &nsec), 0);
-    assert_int_not_equal(parse_time_rfc3339("", &sec, &nsec), 0);
+    assert_int_not_equal(bitsift_record_parse_time("2026-13-01T00:00:00Z", &sec, &nsec), 0);
+    assert_int_not_equal(bitsift_record_parse_time("2026-11-23T09:00:00", &sec, &nsec), 0);
+    assert_int_not_equal(bitsift_record_parse_time("2026-11-23T09:00:00.Z", &sec, &nsec), 0);
+    assert_int_not_equal(bitsift_record_parse_time("", &sec, &nsec), 0);
 }
 
 /* Timestamps a capture can hold (a pcapng if_tsoffset of INT64_MIN, say)
@@ -313,7 +315,7 @@ static void invalid_dates(void **state)
         "2026-01-01T24:00:00Z", "2026-01-01T00:60:00Z",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        if (parse_time_rfc3339(bad[i], &sec, &nsec) == 0)
+        if (bitsift_record_parse_time(bad[i], &sec, &nsec) == 0)
             fail_msg("%s accepted", bad[i]);
     static const char *const good[] = {
         "2024-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2026-12-31T23:59:60Z",
@@ -321,11 +323,11 @@ static void invalid_dates(void **state)
         "9999-12-31T23:59:59.999999999Z",
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
-        if (parse_time_rfc3339(good[i], &sec, &nsec) != 0)
+        if (bitsift_record_parse_time(good[i], &sec, &nsec) != 0)
             fail_msg("%s refused", good[i]);
-    assert_int_equal(parse_time_rfc3339("9999-12-31T23:59:59Z", &sec, &nsec), 0);
+    assert_int_equal(bitsift_record_parse_time("9999-12-31T23:59:59Z", &sec, &nsec), 0);
     assert_int_equal(sec, 253402300799);
-    assert_int_equal(parse_time_rfc3339("0000-01-01T00:00:00Z", &sec, &nsec), 0);
+    assert_int_equal(bitsift_record_parse_time("0000-01-01T00:00:00Z", &sec, &nsec), 0);
     assert_int_equal(sec, -62167219200);
 }
 
