@@ -8,7 +8,7 @@ An object A depends on an object B when A uses (nm: U) a symbol that B
 defines (T, D, B, R). The #include graph can be free of loops while the
 calls are not; this looks at what the linker sees.
 
-  lib_call_graph.py                    the three checks below, as TAP
+  lib_call_graph.py                    the five checks below, as TAP
   lib_call_graph.py [--graph] DIR|OBJECT...
 
 Without arguments it looks at the objects make names in LIBRARY_OBJECTS
@@ -16,12 +16,11 @@ Without arguments it looks at the objects make names in LIBRARY_OBJECTS
 PROGRAM_OBJECTS (the bitsift program's), relative to $top_builddir, so
 that objects left behind by a file's move or rename do not count; without
 those, at every library object under lib/ and every bitsift-*.o under
-src/. It prints five TAP points: the
-graph of lib/ has no cycle, the graph of src/ has none, no lib/ object
-uses a symbol that a src/ object defines, and, taken folder by folder
-(lib/ and lib/analysis; src/, src/io and src/print), neither calls in a
-cycle. With paths it checks the
-one graph of those objects; with --graph it prints every edge,
+src/. It prints five TAP points: the graph of lib/ has no cycle, the
+graph of src/ has none, no lib/ object uses a symbol that a src/ object
+defines, and, taken folder by folder (lib/ and lib/analysis; src/, src/io
+and src/print), neither calls in a cycle. With paths it checks the one
+graph of those objects; with --graph it prints every edge,
 "a -> b: sym, sym". On failure it prints the cycle or the calls found,
 with the symbols that make each edge.
 """

@@ -192,8 +192,7 @@ static int needs_fields(const bitsift_filter *f, int schema, int packet_type)
     return (unsigned)packet_type < b->type_count && b->type_field_tests[packet_type] != 0;
 }
 
-/* A failure's field path as the outputs name it. */
-static const char *failure_path(const bitsift_result *res)
+const char *bitsift_filter_failure_path(const bitsift_result *res)
 {
     if (res->path[0])
         return res->path;
@@ -248,7 +247,7 @@ static int test_true(const bitsift_filter_state *st, const bitsift_filter_facts 
                (x->crc_mismatch && (t->op == OP_EQ) == (k == BITSIFT_E_CRC));
     }
     case TEST_ERROR_FIELD:
-        return (failed && field_test(t, failure_path(res))) ||
+        return (failed && field_test(t, bitsift_filter_failure_path(res))) ||
                (x->crc_mismatch && field_test(t, "crc"));
     case TEST_ERROR_BIT:
         return (failed && apply(t->op, compare_integer(res->failure.bit, &t->lit))) ||

@@ -107,6 +107,11 @@ bitsift_visitor bitsift_filter_visitor(bitsift_filter_state *st);
 /* The verdict: 1 when the expression selects the packet, else 0. */
 int bitsift_filter_end(const bitsift_filter_state *st, const bitsift_filter_facts *facts);
 
+/* A failed packet's field path as `failure.field` matches it and as the
+ * command prints it: the decoder's path, else the failing field's name,
+ * else "packet". */
+const char *bitsift_filter_failure_path(const bitsift_result *res);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define BITSIFT_EXPERIMENTAL /* <bitsift/filter.h>: bitsift_filter_failure_path */
+#include "bitsift/filter.h"
+
 #include "print/packet_report.h"
 
 /*
@@ -166,22 +169,13 @@ void report_reason(struct out *o, const bitsift_failure *f)
     }
 }
 
-static const char *failure_path(const bitsift_result *res)
-{
-    if (res->path[0])
-        return res->path;
-    if (res->failure.field && res->failure.field[0])
-        return res->failure.field;
-    return "packet";
-}
-
 void report_json_error(struct out *o, const bitsift_result *res)
 {
     const bitsift_failure *f = &res->failure;
     out_str(o, "{\"kind\":\"");
     out_str(o, bitsift_error_name(f->kind));
     out_str(o, "\",\"field\":");
-    const char *path = failure_path(res);
+    const char *path = bitsift_filter_failure_path(res);
     out_json_string(o, path, strlen(path));
     out_str(o, ",\"bit\":");
     out_u64(o, f->bit);
@@ -201,7 +195,7 @@ void report_json_error(struct out *o, const bitsift_result *res)
 
 void report_text_failure(struct out *o, const bitsift_result *res)
 {
-    out_str(o, failure_path(res));
+    out_str(o, bitsift_filter_failure_path(res));
     out_str(o, " @bit ");
     out_u64(o, res->failure.bit);
     out_str(o, ": ");

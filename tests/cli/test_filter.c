@@ -283,12 +283,28 @@ static void judges_any_element(void **state)
     bitsift_schema_free(s);
 }
 
+/* The failure's field as failure.field sees it and the outputs print it:
+ * the path, else the field's name, else "packet". */
+static void names_the_failed_field(void **state)
+{
+    (void)state;
+    bitsift_result res;
+    memset(&res, 0, sizeof res);
+    assert_string_equal(bitsift_filter_failure_path(&res), "packet");
+    res.failure.field = "";
+    assert_string_equal(bitsift_filter_failure_path(&res), "packet");
+    res.failure.field = "crc";
+    assert_string_equal(bitsift_filter_failure_path(&res), "crc");
+    strcpy(res.path, "players[2].health");
+    assert_string_equal(bitsift_filter_failure_path(&res), "players[2].health");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(accepts_the_language), cmocka_unit_test(refuses_with_a_reason),
         cmocka_unit_test(limits_hold),          cmocka_unit_test(hostile_text),
-        cmocka_unit_test(judges_any_element),
+        cmocka_unit_test(judges_any_element),   cmocka_unit_test(names_the_failed_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
