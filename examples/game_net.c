@@ -4,7 +4,7 @@
  * `bitsift gen c -s examples/shooter.bss -o net` writes (net/shooter.h,
  * net/shooter.c): the server fills a snapshot and writes it sealed, the
  * client reads it back into the same structs. docs/gen-c.md walks through
- * it; tests/gen-c.sh builds and runs it.
+ * it; tests/gen-c/schemas.sh builds and runs it.
  *
  *   cc -I net game_net.c net/shooter.c -lbitsift -o game_net && ./game_net
  */

@@ -228,7 +228,7 @@ bool gen_c_name_members(struct cgen *g)
  * and a function beside a struct of its name hides the struct's
  * constructor (g++ -Wshadow). Every name the generator declares of its own
  * is listed here beside the schema's: what it adds is checked as what a
- * schema adds (tests/gen-c-own-names.sh finds them in its output).
+ * schema adds (tests/gen-c/own-names.sh finds them in its output).
  */
 struct global_name {
     char c[272];    /* the C name */

@@ -24,7 +24,7 @@
  * implementation's: __attribute__, __int128, _Float128, _Bool...) are
  * not listed: gen_c_name prefixes every such name. The library's own
  * names (bitsift_*, BITSIFT_*) are a rule of their own in gen_c_name too.
- * tests/gen-c-names.sh compiles every keyword and every macro the
+ * tests/gen-c/names.sh compiles every keyword and every macro the
  * installed compilers print for these headers as each kind of schema
  * name, so a name missing here shows up as generated code that does not
  * compile. Both lists are sorted by strcmp (bsearch); the test checks it.

@@ -12,7 +12,7 @@ files=$(find lib src tests fuzz bench examples man .ci .clusterfuzzlite bootstra
     -o -name '*.mk' -o -name '*.lua' -o -name '*.[135]' -o -name '*.test' -o -name run \
     -o -name bootstrap -o -name configure.ac -o -name Makefile.am -o -name '*.pc.in' \) \
     ! -path 'tests/cli/expected/*' ! -path 'tests/cli/data/*' ! -path 'fuzz/regressions/*' \
-    ! -path 'tests/vectors*' ! -path '*/.deps/*' ! -path '*/.libs/*' \
+    ! -path '*/.deps/*' ! -path '*/.libs/*' \
     ! -path 'bench/gen_c/*' ! -name config.h ! -name bundled_schemas.c ! -name gen_wireshark_lua.h \
     2>/dev/null | sort)
 n=$(printf '%s\n' "$files" | grep -c .)

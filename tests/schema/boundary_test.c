@@ -4,84 +4,54 @@
  * sides of each, where an off-by-one would go unseen by packets that stay
  * clear of the edge. TAP output.
  *
- *  1. A chain of `if (x == v)` on one field becomes a table jump in the
- *     validation program when the values span at most VP_SWITCH_SPAN (64,
- *     lib/schema_validate.c): 64 cases are a switch, 65 are not (the
- *     builder has room for 64 jumps). For chains of 63, 64 and 65 cases,
- *     from 0 and from a negative value, every value of the field (cases,
- *     gaps, around the ends) must be decided by the program as the op
- *     interpreter decides it, with the same bits and fields.
- *  2. A relative sparse index runs up to the array's size (the ladder may
- *     land on it); the size itself is "sparse index beyond the array"
- *     (expected size - 1), one below is the last element. An absolute
- *     index equal to the previous one is "not above the previous one".
- *     Through the visitor decoder, the validation program and the tree;
- *     a tree has nodes 0..count-1 and no node `count`.
- *  3. An unsigned value converts to a signed field up to INT64_MAX
- *     exactly; one more is "value too large" (a bits(64) field takes it).
- *     A double converts when integral and within +-9.2e18, both ends
- *     included; beyond is "not an integer".
- *  4. Random trees: an object index steps at most 1/16 of the room left
- *     below max_objects, at least 1: with 32 left, +1 or +2, both seen.
- *  5. Slots are numbered from 0: a field in a branch not taken takes its
- *     default for later conditions when it holds slot 0 as well.
- *  6. An object index's last tier steps up to max_objects + 1, which from
- *     -1 lands on max_objects itself: valid; one step more is not.
- *  7. Field ids run 0..count-1: the last one answers, count does not.
- *  8. A failure's path fills BITSIFT_PATH_MAX exactly (1023 characters and
- *     the NUL) with an element index; one character more drops the index.
- *  9. A check name is at most 255 bytes (the compiler's buffer holds 256
- *     with the NUL): 255 compiles to its hash, 256 is refused.
- * 10. Relative fields with a value list, which the validation program
- *     reads through its leaf fallback: each ladder read as its own kind,
- *     the values in the list taken and the others refused.
- * 11. An enum whose one value is the top raw value of its width: the
- *     program's window of one value at the top passes it, as the
- *     interpreter does, over every 1-byte packet.
- * 12. A relative integer in its absolute form lies above its base: the
- *     base is refused, one above it taken (program and interpreter).
- * 13. A negated literal (!false, !true, !0) as a condition holds or not
- *     whatever the fields hold: its operand is a constant, not a slot.
- * 14. Each shape of a condition on one field (k, !k, k == c, k != c,
- *     k >= c, !!k) decided as written, by every path, for every value of k.
- * 15. Random trees whose relative bases sit at the ends of their ranges
- *     (sequence and ack from 0 and 65535, an object index with one slot of
- *     room, an integer below INT32_MAX) are made, encode and decode.
- * 16. BITSIFT_SCHEMA_MAX_OPS (65536) ops compile, one more is refused.
- * 17. A default at each end of its field's range compiles, one beyond
- *     is refused (bool, bits(3), int(-2, 2)); -0 is 0.
- * 18. field_info's ranges: an integer's and an enum's as written, an
- *     array's 0..size, a byte string's buffer, an object index's maximum.
- * 19. A decoded smallest_three(31) component at the top of its width
- *     (2^31 - 1) is written back as that integer: decode, encode, same
- *     bytes.
- * 20. BITSIFT_SCHEMA_MAX_TYPES (1024) packet types compile, 1025 do not.
- * 21. '#' and '//' comments with two-byte UTF-8 from U+0080 (C2 80) on
- *     compile; a lone '/' is no comment.
- * 22. int_relative(0) encodes INT32_MAX (absolute) and refuses one more.
- * 23. Struct names that fill the compiler's path buffer exactly
- *     (BITSIFT_PATH_MAX - 1 characters) all go onto a field's path; one
- *     more character and the innermost is left off.
- * 24. A schema text that ends in '/', or in a backslash inside a string,
- *     handed over in a buffer of exactly its size (nothing after it, no
- *     NUL): refused, and the lexer never looks at the byte past the end
- *     for a second '/' or the escaped character (the ASan build of this
- *     test sees such a read).
- * 25. A struct node added under a name it already holds replaces that
- *     child, also when it is the first child (index 0): the count stays.
- * 26. A constant base at the ends of its range: an object index's and an
- *     int_relative's take INT32_MIN and INT32_MAX, a sequence's and an
- *     ack's 0 and 65535; one beyond either end is refused.
- * 27. An array at nesting level BITSIFT_SCHEMA_MAX_DEPTH (inside 31
- *     nested ifs) compiles; inside 32 it is refused as too deep.
- * 28. Fields of one value (int(5, 5), an enum of one named value, a value
- *     list on it, then a condition on them) read no bits and are decided
- *     by the validation program as by the interpreter, over every packet
- *     of 0 and 1 bytes.
- * 29. An enum value's name of exactly BITSIFT_SCHEMA_MAX_NAME bytes is
- *     kept when set on a tree node; one byte more is dropped.
- * 30. A node's path fills a buffer of exactly its length + 1 bytes; one
- *     byte less and it is cut, NUL-terminated.
+ * The cases are grouped by concern; where a concern's cases share one
+ * shape they are rows of a table walked by one loop:
+ *
+ *  - Compiling (compile_cases): a schema text at the edge of what the
+ *    compiler takes and one step beyond it: the longest check name (255
+ *    bytes, the compiler's buffer with its NUL), BITSIFT_SCHEMA_MAX_OPS
+ *    ops, BITSIFT_SCHEMA_MAX_TYPES packet types, an array at
+ *    BITSIFT_SCHEMA_MAX_DEPTH, a default at each end of its field's range
+ *    (-0 is 0), constant bases of relative fields at the ends of their
+ *    ranges, comments holding UTF-8 from U+0080 on (a lone '/' is none),
+ *    and a text that ends in '/' or in a backslash inside a string, handed
+ *    over in a buffer of exactly its size so that the ASan build of this
+ *    test sees any look at the byte past the end. Every text is compiled
+ *    from such a buffer.
+ *  - The validation program against the op interpreter (decode_all_ways):
+ *    a chain of `if (x == v)` becomes a table jump when the values span
+ *    at most VP_SWITCH_SPAN (64, lib/schema_validate.c; the builder has
+ *    room for 64 jumps): chains of 63, 64 and 65 cases, from 0 and from a
+ *    negative value, every value of the field decided alike. Single
+ *    packets (packet_cases): a field of slot 0 in a branch not taken
+ *    takes its default for a later condition; an object index's last
+ *    tier steps up to max_objects + 1; a relative integer in its absolute
+ *    form lies above its base; negated literals and each shape of a
+ *    condition on one field, decided as written. Sweeps over every packet
+ *    of a set: an enum whose one value is the top raw value of its width
+ *    (the program's window of one value at the top), fields of one value
+ *    (no bits read), relative fields with a value list (the program's
+ *    leaf fallback). Sparse arrays: a relative index runs up to the
+ *    array's size, which is "beyond the array"; an absolute index equal
+ *    to the previous one is "not above the previous one", through the
+ *    visitor decoder, the program and the tree (nodes 0..count-1).
+ *  - Encoding a tree's values (encode_cases): an unsigned value into a
+ *    signed field up to INT64_MAX exactly, one more "value too large"; a
+ *    double when integral and within +-9.2e18, both ends included, beyond
+ *    "not an integer"; int_relative(0) up to INT32_MAX. A decoded
+ *    smallest_three(31) component at 2^31 - 1 is written back as that
+ *    integer (the same bytes).
+ *  - Random trees: an object index steps at most 1/16 of the room left
+ *    below max_objects, at least 1 (with 32 left, +1 or +2, both seen);
+ *    relative bases at the ends of their ranges make trees that encode
+ *    and decode back alike.
+ *  - Names, paths and ids: field ids run 0..count-1; field_info's ranges;
+ *    a failure's path that fills BITSIFT_PATH_MAX exactly (one character
+ *    more drops the element index); struct names that fill the
+ *    compiler's path buffer; a child added again by name replaces the old
+ *    one (also child 0); an enum value's name of BITSIFT_SCHEMA_MAX_NAME
+ *    bytes is kept, one more dropped; a node's path in a buffer of exactly
+ *    its length + 1, one byte less cut and NUL-terminated.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -114,6 +84,14 @@ static bitsift_schema *compile(const char *text)
         printf("# schema does not compile: %s\n", err.message);
         printf("%s", text);
     }
+    return s;
+}
+
+/* compile(), with a TAP point of its own for whether it did. */
+static bitsift_schema *compile_point(const char *name, const char *text)
+{
+    bitsift_schema *s = compile(text);
+    tap(s != NULL, "%s schema compiles", name);
     return s;
 }
 
@@ -176,7 +154,246 @@ static bool decode_all_ways(const bitsift_schema *s, const uint8_t *packet, size
     return true;
 }
 
-/* -- 1. the switch span ----------------------------------------------- */
+/* == Compiling: the limits of a schema text ============================== */
+
+/* The texts of the generated rows, each in a buffer of its own (malloc). */
+
+/* A check name of `len` bytes, both as the end check and as a check. */
+static char *check_name_schema(int len, const char *unused)
+{
+    (void)unused;
+    char name[300], *text = malloc(1024);
+    if (!text)
+        return NULL;
+    memset(name, 'q', (size_t)len);
+    name[len] = 0;
+    snprintf(text, 1024,
+             "protocol c { id 1; crc off; end_check \"%s\"; }\n"
+             "packet p { bool x; check(\"%s\"); }\n", name, name);
+    return text;
+}
+
+static bool end_check_is_hash(const bitsift_schema *s, int len)
+{
+    char name[300];
+    memset(name, 'q', (size_t)len);
+    name[len] = 0;
+    const bitsift_framing *f = bitsift_schema_framing(s);
+    return f && f->end_check && f->end_check_value == bitsift_hash_name(name, 0);
+}
+
+/* A packet of 255 copies of a 255-field struct (256 ops each: the struct
+ * and its fields) and `extra` fields more, plus its root: 65281 + extra
+ * ops. */
+static char *ops_schema(int extra, const char *unused)
+{
+    (void)unused;
+    size_t cap = 16384, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    len += (size_t)snprintf(text + len, cap - len,
+                            "protocol big { id 9; crc off; end_check off; }\nstruct S {");
+    for (int i = 0; i < 255; i++)
+        len += (size_t)snprintf(text + len, cap - len, " uint8 a%d;", i);
+    len += (size_t)snprintf(text + len, cap - len, " }\npacket p {");
+    for (int i = 0; i < 255; i++)
+        len += (size_t)snprintf(text + len, cap - len, " S s%d;", i);
+    for (int i = 0; i < extra; i++)
+        len += (size_t)snprintf(text + len, cap - len, " uint8 x%d;", i);
+    snprintf(text + len, cap - len, " }\n");
+    return text;
+}
+
+/* `types` packet types of one bool each. */
+static char *types_schema(int types, const char *unused)
+{
+    (void)unused;
+    size_t cap = 64 + (size_t)types * 32, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    len += (size_t)snprintf(text, cap, "protocol t { id 1; }\n");
+    for (int i = 0; i < types; i++)
+        len += (size_t)snprintf(text + len, cap - len, "packet p%d { bool x; }\n", i);
+    return text;
+}
+
+static bool has_packet_types(const bitsift_schema *s, int types)
+{
+    return bitsift_schema_packet_count(s) == (unsigned)types;
+}
+
+/* An array of int(0, 3) inside `ifs` nested ifs. */
+static char *nested_array_schema(int ifs, const char *unused)
+{
+    (void)unused;
+    char *text = malloc(2048);
+    if (!text)
+        return NULL;
+    int n = snprintf(text, 2048, "protocol d { id 7; crc off; end_check off; }\npacket p { bool f; ");
+    for (int k = 0; k < ifs; k++)
+        n += snprintf(text + n, 2048 - (size_t)n, "if (f) { ");
+    n += snprintf(text + n, 2048 - (size_t)n, "int(0, 3) xs[2]; ");
+    for (int k = 0; k < ifs; k++)
+        n += snprintf(text + n, 2048 - (size_t)n, "} ");
+    snprintf(text + n, 2048 - (size_t)n, "}\n");
+    return text;
+}
+
+/* `field` inside a condition, where a default is allowed. */
+static char *default_schema(int unused, const char *field)
+{
+    (void)unused;
+    char *text = malloc(256);
+    if (text)
+        snprintf(text, 256,
+                 "protocol d { id 3; crc off; end_check off; }\n"
+                 "packet p { bool on; if (on) { %s; } }\n", field);
+    return text;
+}
+
+/* `field x` alone in a packet. */
+static char *lone_field_schema(int unused, const char *field)
+{
+    (void)unused;
+    char *text = malloc(200);
+    if (text)
+        snprintf(text, 200,
+                 "protocol o { id 6; crc off; end_check off; }\n"
+                 "packet p { %s x; }\n", field);
+    return text;
+}
+
+/* The text as it is. */
+static char *text_as_is(int unused, const char *text)
+{
+    (void)unused;
+    size_t size = strlen(text) + 1;
+    char *copy = malloc(size);
+    if (copy)
+        memcpy(copy, text, size);
+    return copy;
+}
+
+static bool has_three_fields(const bitsift_schema *s, int unused)
+{
+    (void)unused;
+    return bitsift_schema_field_count(s) == 3;
+}
+
+struct compile_case {
+    const char *name;
+    char *(*make)(int n, const char *arg); /* the text, from n or arg */
+    int n;
+    const char *arg;
+    bool compiles;
+    const char *refusal; /* refused: a part of the message; NULL: any */
+    unsigned line;       /* refused: the line; 0: any */
+    bool (*holds)(const bitsift_schema *s, int n); /* compiled: what else must hold */
+};
+
+static const struct compile_case compile_cases[] = {
+    /* The longest check name: the compiler's buffer holds 256 bytes with
+     * the NUL. */
+    {"check name of 254 bytes (its hash the end check)", check_name_schema, 254, NULL, true, NULL, 0, end_check_is_hash},
+    {"check name of 255 bytes (its hash the end check)", check_name_schema, 255, NULL, true, NULL, 0, end_check_is_hash},
+    {"check name of 256 bytes", check_name_schema, 256, NULL, false, "string longer than 255 bytes", 0, NULL},
+    {"check name of 257 bytes", check_name_schema, 257, NULL, false, "string longer than 255 bytes", 0, NULL},
+    /* BITSIFT_SCHEMA_MAX_OPS (65536) ops compile, one more is refused. */
+    {"a schema of 65535 ops", ops_schema, 254, NULL, true, NULL, 0, NULL},
+    {"a schema of 65536 ops", ops_schema, 255, NULL, true, NULL, 0, NULL},
+    {"a schema of 65537 ops", ops_schema, 256, NULL, false, "schema too large", 0, NULL},
+    /* BITSIFT_SCHEMA_MAX_TYPES (1024) packet types compile, 1025 do not. */
+    {"a schema of 1024 packet types", types_schema, 1024, NULL, true, NULL, 0, has_packet_types},
+    {"a schema of 1025 packet types", types_schema, 1025, NULL, false, "packet types", 0, NULL},
+    /* An array at nesting level BITSIFT_SCHEMA_MAX_DEPTH (inside 31 ifs). */
+    {"an array inside 31 nested ifs", nested_array_schema, 31, NULL, true, NULL, 0, NULL},
+    {"an array inside 32 nested ifs", nested_array_schema, 32, NULL, false, "nesting deeper", 0, NULL},
+    /* A default at each end of its field's range, and one beyond. */
+    {"bool x default 0", default_schema, 0, "bool x default 0", true, NULL, 0, NULL},
+    {"bool x default 1", default_schema, 0, "bool x default 1", true, NULL, 0, NULL},
+    {"bool x default 2", default_schema, 0, "bool x default 2", false, NULL, 0, NULL},
+    {"bool x default -1", default_schema, 0, "bool x default -1", false, NULL, 0, NULL},
+    {"bits(3) x default 0", default_schema, 0, "bits(3) x default 0", true, NULL, 0, NULL},
+    {"bits(3) x default 7", default_schema, 0, "bits(3) x default 7", true, NULL, 0, NULL},
+    {"bits(3) x default 8", default_schema, 0, "bits(3) x default 8", false, NULL, 0, NULL},
+    {"bits(3) x default -1", default_schema, 0, "bits(3) x default -1", false, NULL, 0, NULL},
+    {"bits(3) x default -0", default_schema, 0, "bits(3) x default -0", true, NULL, 0, NULL},
+    {"int(-2, 2) x default -2", default_schema, 0, "int(-2, 2) x default -2", true, NULL, 0, NULL},
+    {"int(-2, 2) x default 2", default_schema, 0, "int(-2, 2) x default 2", true, NULL, 0, NULL},
+    {"int(-2, 2) x default -3", default_schema, 0, "int(-2, 2) x default -3", false, NULL, 0, NULL},
+    {"int(-2, 2) x default 3", default_schema, 0, "int(-2, 2) x default 3", false, NULL, 0, NULL},
+    /* A constant base at the ends of its range: an object index's and an
+     * int_relative's are 32-bit, a sequence's and an ack's 16-bit. */
+    {"object_index(-2147483648, 10)", lone_field_schema, 0, "object_index(-2147483648, 10)", true, NULL, 0, NULL},
+    {"object_index(-2147483649, 10)", lone_field_schema, 0, "object_index(-2147483649, 10)", false, NULL, 0, NULL},
+    {"object_index(2147483647, 10)", lone_field_schema, 0, "object_index(2147483647, 10)", true, NULL, 0, NULL},
+    {"object_index(2147483648, 10)", lone_field_schema, 0, "object_index(2147483648, 10)", false, NULL, 0, NULL},
+    {"int_relative(-2147483648)", lone_field_schema, 0, "int_relative(-2147483648)", true, NULL, 0, NULL},
+    {"int_relative(-2147483649)", lone_field_schema, 0, "int_relative(-2147483649)", false, NULL, 0, NULL},
+    {"int_relative(2147483647)", lone_field_schema, 0, "int_relative(2147483647)", true, NULL, 0, NULL},
+    {"int_relative(2147483648)", lone_field_schema, 0, "int_relative(2147483648)", false, NULL, 0, NULL},
+    {"sequence_relative(0)", lone_field_schema, 0, "sequence_relative(0)", true, NULL, 0, NULL},
+    {"sequence_relative(-1)", lone_field_schema, 0, "sequence_relative(-1)", false, NULL, 0, NULL},
+    {"ack_relative(65535)", lone_field_schema, 0, "ack_relative(65535)", true, NULL, 0, NULL},
+    {"ack_relative(65536)", lone_field_schema, 0, "ack_relative(65536)", false, NULL, 0, NULL},
+    /* Comments: '#' and '//', holding text of every UTF-8 length from the
+     * first two-byte lead (U+0080, C2 80) on; a lone '/' is no comment. */
+    {"a text with # and // comments holding U+0080..", text_as_is, 0,
+     "# comment \xc2\x80 \xc2\xa9 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n"
+     "protocol c { id 1; } // \xc2\xa0 no-break space, \xc2\xb0 degree\n"
+     "packet p { bool x; // inside\n"
+     "           bool y; }\n",
+     true, NULL, 0, has_three_fields},
+    {"a lone '/' (no comment)", text_as_is, 0, "protocol c { id 1; } / packet p { bool x; }\n",
+     false, NULL, 0, NULL},
+    /* The lexer must not look past the end for a second '/' or for the
+     * escaped character. */
+    {"a text ending in '/'", text_as_is, 0, "protocol c { id 1; } packet p { bool x; } /",
+     false, NULL, 1, NULL},
+    {"a text ending in a backslash in a string", text_as_is, 0,
+     "protocol c { id 1; } packet p { check(\"x\\", false, NULL, 1, NULL},
+};
+
+static void test_compile_cases(void)
+{
+    for (size_t c = 0; c < sizeof compile_cases / sizeof compile_cases[0]; c++) {
+        const struct compile_case *k = &compile_cases[c];
+        char *text = k->make(k->n, k->arg);
+        if (!text) {
+            tap(false, "%s: no memory for the text", k->name);
+            continue;
+        }
+        /* In a buffer of exactly its size: nothing after it, no NUL. */
+        size_t size = strlen(text);
+        char *exact = malloc(size ? size : 1);
+        if (exact)
+            memcpy(exact, text, size);
+        free(text);
+        bitsift_schema_error err;
+        bitsift_schema *s = exact ? bitsift_schema_compile(exact, size, "boundary", &err) : NULL;
+        bool ok;
+        if (k->compiles) {
+            ok = s && (!k->holds || k->holds(s, k->n));
+            if (!s)
+                printf("# %s\n", exact ? err.message : "no memory");
+        } else {
+            ok = exact && !s && (!k->refusal || strstr(err.message, k->refusal)) &&
+                 (!k->line || err.line == k->line);
+            if (!ok)
+                printf("# %s\n", s ? "compiles" : exact ? err.message : "no memory");
+        }
+        tap(ok, "%s %s%s%s", k->name, k->compiles ? "compiles" : "is refused", s || !exact ? "" : ": ",
+            s || !exact ? "" : err.message);
+        bitsift_schema_free(s);
+        free(exact);
+    }
+}
+
+/* == The validation program against the op interpreter =================== */
+
+/* -- A chain of ifs on one field: a table jump up to VP_SWITCH_SPAN ------- */
 
 /* A packet: int(lo - 8, lo + 72) x, then `cases` ifs on x == lo + k, each
  * body a field of its own width (so that a wrong case shows in the bits
@@ -244,7 +461,283 @@ static void test_switch_span(int cases, int lo)
     bitsift_schema_free(s);
 }
 
-/* -- 2. sparse index messages ----------------------------------------- */
+/* Around VP_SWITCH_SPAN (64): below, at and above it, from 0 and from a
+ * negative value. */
+static const struct {
+    int cases, lo;
+} span_cases[] = {{63, 0}, {64, 0}, {65, 0}, {64, -30}, {65, -30}};
+
+static void test_switch_spans(void)
+{
+    for (size_t c = 0; c < sizeof span_cases / sizeof span_cases[0]; c++)
+        test_switch_span(span_cases[c].cases, span_cases[c].lo);
+}
+
+/* -- Single packets ------------------------------------------------------- */
+
+enum packet_schema { SLOT_ZERO, OBJECT_INDEX_TOP, RELATIVE_ABSOLUTE, NEGATED_LITERAL, CONDITION_SHAPES };
+
+static const struct {
+    const char *name;
+    const char *text;
+} packet_schemas[] = {
+    /* k is the first field referred to (slot 0); its branch is never
+     * taken, so the second if sees its default, 2, and reads y. */
+    [SLOT_ZERO] = {"slot 0",
+                   "protocol z { id 8; crc off; end_check off; }\n"
+                   "packet p { if (1 == 2) { int(0, 3) k default 2; }\n"
+                   "           if (k == 2) { bool y; } bool w; }\n"},
+    /* From -1 to at most 300: the last tier is int(126, 301), 8 bits. */
+    [OBJECT_INDEX_TOP] = {"object index",
+                          "protocol o { id 2; crc off; end_check off; }\n"
+                          "packet p { object_index(-1, 300) o; bool after; }\n"},
+    [RELATIVE_ABSOLUTE] = {"int_relative",
+                           "protocol r { id 4; crc off; end_check off; }\n"
+                           "packet p { int_relative(5) x; bool after; }\n"},
+    /* `!false` always holds and `!true` never does, whatever the fields
+     * referred to hold: a 2-item condition whose operand is a constant,
+     * not a field. For a = 0 and 1: a, b if a, y, u, w: 4 + a bits. */
+    [NEGATED_LITERAL] = {"negated literal",
+                         "protocol n { id 5; crc off; end_check off; }\n"
+                         "packet p { bool a; if (a) { bool b; }\n"
+                         "           if (!false) { bool y; } if (!true) { bool z; }\n"
+                         "           if (!0) { bool u; } bool w; }\n"},
+    /* The shapes the decoder and the program test without the general
+     * evaluator: k, !k, k == 2, k != 2 (and two it does not: k >= 2, and
+     * !!k, which starts as !k does): 2 bits of k, then one bit per
+     * condition that holds, then w. */
+    [CONDITION_SHAPES] = {"condition shapes",
+                          "protocol c { id 6; crc off; end_check off; }\n"
+                          "packet p { int(0, 3) k; if (k) { bool a; } if (!k) { bool b; }\n"
+                          "           if (k == 2) { bool c; } if (k != 2) { bool d; }\n"
+                          "           if (k >= 2) { bool e; } if (!!k) { bool f; } bool w; }\n"},
+};
+
+/* A first byte. */
+static void write_byte(bitsift_writer *w, int64_t byte)
+{
+    bitsift_write_bits(w, 8, (uint64_t)byte);
+}
+
+/* object_index(-1, 300)'s last tier (no short tier: six 0 bits) stepping
+ * `d` from -1, then `after`. */
+static void write_last_tier_step(bitsift_writer *w, int64_t d)
+{
+    bitsift_write_bits(w, 6, 0);
+    bitsift_write_bits(w, 8, (uint64_t)(d - 126));
+    bitsift_write_bool(w, true);
+}
+
+/* int_relative's absolute form (no tier: six 0 bits, then 32 bits), then
+ * `after`. */
+static void write_relative_absolute(bitsift_writer *w, int64_t value)
+{
+    bitsift_write_bits(w, 6, 0);
+    bitsift_write_bits(w, 32, (uint64_t)value);
+    bitsift_write_bool(w, true);
+}
+
+#define ANY UINT64_MAX /* bits or fields not checked */
+
+struct packet_case {
+    const char *name;
+    enum packet_schema schema;
+    void (*write)(bitsift_writer *w, int64_t arg);
+    int64_t arg;
+    size_t size; /* the bytes handed over: what is written, then zeros */
+    bool valid;
+    uint64_t bits, fields; /* when valid; ANY: not checked */
+};
+
+static const struct packet_case packet_cases[] = {
+    {"a branch not taken sets its slot-0 field's default for a later condition", SLOT_ZERO,
+     write_byte, 0x03, 1, true, 2, 2},
+    /* The last tier steps up to max_objects + 1, which from -1 lands on
+     * max_objects itself: valid; one step more is not. */
+    {"object_index(-1, 300): step 299 from -1 is valid", OBJECT_INDEX_TOP, write_last_tier_step,
+     299, 4, true, 15, ANY},
+    {"object_index(-1, 300): step 300 from -1 is valid", OBJECT_INDEX_TOP, write_last_tier_step,
+     300, 4, true, 15, ANY},
+    {"object_index(-1, 300): step 301 from -1 is valid", OBJECT_INDEX_TOP, write_last_tier_step,
+     301, 4, true, 15, ANY},
+    {"object_index(-1, 300): step 302 from -1 is refused", OBJECT_INDEX_TOP, write_last_tier_step,
+     302, 4, false, ANY, ANY},
+    /* The absolute form must lie above the base: the base itself and
+     * below are refused, one above is taken. */
+    {"int_relative(5) written absolute as 4 is refused", RELATIVE_ABSOLUTE, write_relative_absolute,
+     4, 8, false, ANY, ANY},
+    {"int_relative(5) written absolute as 5 is refused", RELATIVE_ABSOLUTE, write_relative_absolute,
+     5, 8, false, ANY, ANY},
+    {"int_relative(5) written absolute as 6 is valid", RELATIVE_ABSOLUTE, write_relative_absolute,
+     6, 8, true, ANY, ANY},
+    {"int_relative(5) written absolute as 7 is valid", RELATIVE_ABSOLUTE, write_relative_absolute,
+     7, 8, true, ANY, ANY},
+    {"a = 0: !false and !0 hold, !true does not (4 bits)", NEGATED_LITERAL, write_byte, 0x00, 1,
+     true, 4, ANY},
+    {"a = 1: !false and !0 hold, !true does not (5 bits)", NEGATED_LITERAL, write_byte, 0x0f, 1,
+     true, 5, ANY},
+    {"k = 0: k, !k, k == 2, k != 2, k >= 2, !!k hold 2 times (5 bits)", CONDITION_SHAPES,
+     write_byte, 0, 2, true, 5, ANY},
+    {"k = 1: k, !k, k == 2, k != 2, k >= 2, !!k hold 3 times (6 bits)", CONDITION_SHAPES,
+     write_byte, 1, 2, true, 6, ANY},
+    {"k = 2: k, !k, k == 2, k != 2, k >= 2, !!k hold 4 times (7 bits)", CONDITION_SHAPES,
+     write_byte, 2, 2, true, 7, ANY},
+    {"k = 3: k, !k, k == 2, k != 2, k >= 2, !!k hold 4 times (7 bits)", CONDITION_SHAPES,
+     write_byte, 3, 2, true, 7, ANY},
+};
+
+static void test_packet_cases(void)
+{
+    enum { SCHEMAS = sizeof packet_schemas / sizeof packet_schemas[0] };
+    bitsift_schema *schemas[SCHEMAS];
+    for (size_t k = 0; k < SCHEMAS; k++)
+        schemas[k] = compile_point(packet_schemas[k].name, packet_schemas[k].text);
+    for (size_t c = 0; c < sizeof packet_cases / sizeof packet_cases[0]; c++) {
+        const struct packet_case *k = &packet_cases[c];
+        const bitsift_schema *s = schemas[k->schema];
+        if (!s)
+            continue; /* its compile point failed */
+        uint8_t packet[8] = {0};
+        bitsift_writer w;
+        bitsift_writer_init(&w, packet, sizeof packet);
+        k->write(&w, k->arg);
+        bitsift_result res;
+        char why[256] = "";
+        bool ok = decode_all_ways(s, packet, k->size, &res, why, sizeof why);
+        if (!ok)
+            printf("# %s\n", why);
+        ok = ok && (res.status == BITSIFT_OK) == k->valid &&
+             (!k->valid || ((k->bits == ANY || res.bits == k->bits) &&
+                            (k->fields == ANY || res.fields == k->fields)));
+        if (!ok)
+            printf("# %s after %llu bits, %llu fields\n", bitsift_error_name(res.status),
+                   (unsigned long long)res.bits, (unsigned long long)res.fields);
+        tap(ok, "%s", k->name);
+    }
+    for (size_t k = 0; k < SCHEMAS; k++)
+        bitsift_schema_free(schemas[k]);
+}
+
+/* -- Every packet of a set ------------------------------------------------ */
+
+/* An enum whose one value is the largest raw value of its width: the
+ * program reads a window of one value, at the top (lo == top), which
+ * passes; above the top nothing could. Every 1-byte packet, decided by
+ * the program as by the interpreter, and the named value accepted. */
+static const struct {
+    const char *enum_type, *value;
+    unsigned pad;
+} window_cases[] = {{"int(0, 7)", "7", 5}, {"int(-4, 3)", "3", 5}, {"uint8", "255", 0}};
+
+static void test_windows_at_top(void)
+{
+    for (size_t c = 0; c < sizeof window_cases / sizeof window_cases[0]; c++) {
+        const char *enum_type = window_cases[c].enum_type, *value = window_cases[c].value;
+        char text[512], rest[32] = "";
+        if (window_cases[c].pad)
+            snprintf(rest, sizeof rest, " bits(%u) rest;", window_cases[c].pad);
+        snprintf(text, sizeof text,
+                 "protocol z { id 8; crc off; end_check off; }\n"
+                 "enum Top : %s { top = %s }\n"
+                 "packet p { Top t;%s }\n",
+                 enum_type, value, rest);
+        bitsift_schema *s = compile(text);
+        tap(s != NULL, "enum %s { top = %s } compiles", enum_type, value);
+        if (!s)
+            continue;
+        unsigned valid = 0;
+        bool all_agree = true;
+        for (unsigned byte = 0; byte < 256; byte++) {
+            const uint8_t packet[1] = {(uint8_t)byte};
+            bitsift_result res;
+            char why[256] = "";
+            if (!decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why)) {
+                if (all_agree)
+                    printf("# packet %02x: %s\n", byte, why);
+                all_agree = false;
+            }
+            valid += res.status == BITSIFT_OK;
+        }
+        tap(all_agree && valid > 0,
+            "enum %s { top = %s }: every 1-byte packet decided alike, %u of them valid", enum_type,
+            value, valid);
+        bitsift_schema_free(s);
+    }
+}
+
+/* Relative fields with a value list, which the validation program reads
+ * through its leaf fallback: each ladder read as its own kind, the values
+ * in the list taken and the others refused. */
+static void test_relative_value_lists(void)
+{
+    static const char text[] = "protocol rl { id 5; crc off; end_check off; }\n"
+                               "packet p { uint16 s0; sequence_relative(s0) s in { 5, 6, 900 };\n"
+                               "           ack_relative(s0) a in { 1, 2, 70 };\n"
+                               "           int_relative(s0) i in { 4, 9 }; bool end; }\n";
+    bitsift_schema *s = compile_point("relative value list", text);
+    if (!s)
+        return;
+    /* s0 = 3: s steps 2, 3 or 897; a is 3 - ack back (or sent as is); i
+     * steps 1 or 6. The last value of each row is not in its list. */
+    static const struct {
+        uint16_t seq, ack;
+        int32_t i;
+        bool valid;
+    } cases[] = {
+        {5, 1, 4, true},   {6, 2, 9, true},   {900, 70, 4, true}, {7, 1, 4, false},
+        {5, 3, 4, false},  {5, 1, 5, false},  {6, 70, 9, true},
+    };
+    int wrong = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        uint8_t packet[16] = {0};
+        bitsift_writer w;
+        bitsift_writer_init(&w, packet, sizeof packet);
+        bitsift_write_uint16(&w, 3);
+        bitsift_write_sequence_relative(&w, 3, cases[c].seq);
+        bitsift_write_ack_relative(&w, 3, cases[c].ack);
+        bitsift_write_int_relative(&w, 3, cases[c].i);
+        bitsift_write_bool(&w, true);
+        size_t size = bitsift_writer_bytes(&w);
+        bitsift_result res;
+        char why[256] = "";
+        bool ok = decode_all_ways(s, packet, size, &res, why, sizeof why);
+        if (!ok)
+            printf("# seq %u ack %u i %d: %s\n", cases[c].seq, cases[c].ack, cases[c].i, why);
+        else if ((res.status == BITSIFT_OK) != cases[c].valid) {
+            printf("# seq %u ack %u i %d: %s\n", cases[c].seq, cases[c].ack, cases[c].i,
+                   bitsift_error_name(res.status));
+            ok = false;
+        }
+        wrong += !ok;
+    }
+    tap(wrong == 0, "sequence, ack and int relative fields with value lists: program as interpreter");
+    bitsift_schema_free(s);
+}
+
+/* Fields of one value (int(5, 5), an enum of one named value, a value list
+ * on it, then a condition on them) read no bits: every packet of 0 and 1
+ * bytes. */
+static void test_single_value_fields(void)
+{
+    static const char text[] = "protocol o { id 8; crc off; end_check off; }\n"
+                               "enum One : int(3, 3) { three = 3 }\n"
+                               "packet p { int(5, 5) five; One one; int(7, 7) seven in { 7 };\n"
+                               "           if (five == 5 && one == three) { bool b; } int(0, 3) tail; }\n";
+    bitsift_schema *s = compile(text);
+    bool ok = s != NULL;
+    char why[256] = "";
+    for (unsigned size = 0; ok && size <= 1; size++)
+        for (unsigned byte = 0; ok && byte < (size ? 256u : 1u); byte++) {
+            uint8_t packet[1] = {(uint8_t)byte};
+            bitsift_result res;
+            ok = decode_all_ways(s, packet, size, &res, why, sizeof why);
+        }
+    tap(ok, "int(5, 5), an enum of one value and a value list on one value: every path agrees%s%s",
+        ok ? "" : ": ", why);
+    bitsift_schema_free(s);
+}
+
+/* -- Sparse arrays: the index messages ----------------------------------- */
 
 /* object_index's ladder from `previous` to `index` in an array of 8: the
  * delta d as `1` (d = 1), `01` + int(d, 2, 5) or `001` + int(d, 6, 13). */
@@ -303,8 +796,7 @@ static void test_sparse_messages(void)
     static const char text[] = "protocol sp { id 3; crc off; end_check off; }\n"
                                "packet rel { uint8 e[8] sparse(relative); }\n"
                                "packet abs { uint8 e[8] sparse(indices); }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "sparse schema compiles");
+    bitsift_schema *s = compile_point("sparse", text);
     if (!s)
         return;
     /* Relative: count in 4 bits; index 7 from -1 is d = 8 (3 + 3 bits),
@@ -364,96 +856,164 @@ static void test_sparse_messages(void)
     bitsift_schema_free(s);
 }
 
-/* -- 3. unsigned values into signed fields ----------------------------- */
+/* == Encoding a tree's values ============================================= */
 
-static void test_uint_conversion(void)
+enum encode_schema { INT64_AND_RAW, INT64_ONLY, INT_RELATIVE_0 };
+
+static const struct {
+    const char *name; /* NULL: no point of its own for compiling */
+    const char *text;
+} encode_schemas[] = {
+    [INT64_AND_RAW] = {"uint",
+                       "protocol u { id 4; crc off; end_check off; }\n"
+                       "packet p { int(-9223372036854775808, 9223372036854775807) any;"
+                       " bits(64) raw; }\n"},
+    [INT64_ONLY] = {NULL,
+                    "protocol d { id 4; crc off; end_check off; }\n"
+                    "packet p { int(-9223372036854775808, 9223372036854775807) any; }\n"},
+    [INT_RELATIVE_0] = {"int_relative(0)",
+                        "protocol r { id 4; crc off; end_check off; }\n"
+                        "packet p { int_relative(0) x; }\n"},
+};
+
+#define UINT_VALUE(v) {.kind = BITSIFT_VALUE_UINT, .u = (v)}
+#define INT_VALUE(v) {.kind = BITSIFT_VALUE_INT, .i = (v)}
+#define DOUBLE_VALUE(v) {.kind = BITSIFT_VALUE_DOUBLE, .d = (v)}
+
+struct encode_case {
+    const char *name;
+    enum encode_schema schema;
+    const char *field; /* set to value, and read back when it encodes */
+    bitsift_value value;
+    const char *other; /* NULL, or a second field set to other_value */
+    bitsift_value other_value;
+    bitsift_error error; /* BITSIFT_OK: encodes, and decodes back to `back` */
+    const char *why;     /* refused: the failure's why; NULL: not checked */
+    int64_t back;
+};
+
+static const struct encode_case encode_cases[] = {
+    /* An unsigned value into a signed field, up to INT64_MAX exactly (a
+     * bits(64) field takes any). */
+    {"uint 9223372036854775807 into int(INT64_MIN, INT64_MAX): written and read back", INT64_AND_RAW,
+     "any", UINT_VALUE((uint64_t)INT64_MAX), "raw", UINT_VALUE(UINT64_MAX), BITSIFT_OK, NULL,
+     INT64_MAX},
+    {"uint 9223372036854775806 into int(INT64_MIN, INT64_MAX): written and read back", INT64_AND_RAW,
+     "any", UINT_VALUE((uint64_t)INT64_MAX - 1), "raw", UINT_VALUE(0), BITSIFT_OK, NULL,
+     INT64_MAX - 1},
+    {"uint 9223372036854775808 into int(INT64_MIN, INT64_MAX): value too large", INT64_AND_RAW,
+     "any", UINT_VALUE((uint64_t)INT64_MAX + 1), "raw", UINT_VALUE(0), BITSIFT_E_VALUE,
+     "value too large", 0},
+    {"uint 18446744073709551615 into int(INT64_MIN, INT64_MAX): value too large", INT64_AND_RAW,
+     "any", UINT_VALUE(UINT64_MAX), "raw", UINT_VALUE(0), BITSIFT_E_VALUE, "value too large", 0},
+    /* A double when integral and within +-9.2e18, both ends included. */
+    {"double -9.2e+18 into int(INT64_MIN, INT64_MAX): written and read back", INT64_ONLY, "any",
+     DOUBLE_VALUE(-9.2e18), NULL, {0}, BITSIFT_OK, NULL, (int64_t)-9.2e18},
+    {"double 9.2e+18 into int(INT64_MIN, INT64_MAX): written and read back", INT64_ONLY, "any",
+     DOUBLE_VALUE(9.2e18), NULL, {0}, BITSIFT_OK, NULL, (int64_t)9.2e18},
+    {"double -9.3e+18 into int(INT64_MIN, INT64_MAX): not an integer", INT64_ONLY, "any",
+     DOUBLE_VALUE(-9.3e18), NULL, {0}, BITSIFT_E_VALUE, "not an integer", 0},
+    {"double 9.3e+18 into int(INT64_MIN, INT64_MAX): not an integer", INT64_ONLY, "any",
+     DOUBLE_VALUE(9.3e18), NULL, {0}, BITSIFT_E_VALUE, "not an integer", 0},
+    {"double 0.5 into int(INT64_MIN, INT64_MAX): not an integer", INT64_ONLY, "any",
+     DOUBLE_VALUE(0.5), NULL, {0}, BITSIFT_E_VALUE, "not an integer", 0},
+    /* int_relative(0) takes values up to INT32_MAX (written absolute). */
+    {"int_relative(0) = 2147483646 encodes and decodes", INT_RELATIVE_0, "x",
+     INT_VALUE((int64_t)INT32_MAX - 1), NULL, {0}, BITSIFT_OK, NULL, (int64_t)INT32_MAX - 1},
+    {"int_relative(0) = 2147483647 encodes and decodes", INT_RELATIVE_0, "x",
+     INT_VALUE(INT32_MAX), NULL, {0}, BITSIFT_OK, NULL, INT32_MAX},
+    {"int_relative(0) = 2147483648 is refused", INT_RELATIVE_0, "x",
+     INT_VALUE((int64_t)INT32_MAX + 1), NULL, {0}, BITSIFT_E_VALUE, NULL, 0},
+};
+
+static void test_encode_cases(void)
 {
-    static const char text[] = "protocol u { id 4; crc off; end_check off; }\n"
-                               "packet p { int(-9223372036854775808, 9223372036854775807) any;"
-                               " bits(64) raw; }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "uint schema compiles");
-    if (!s)
-        return;
-    static const struct {
-        uint64_t any, raw;
-        bool ok;
-    } cases[] = {
-        {(uint64_t)INT64_MAX, UINT64_MAX, true},
-        {(uint64_t)INT64_MAX - 1, 0, true},
-        {(uint64_t)INT64_MAX + 1, 0, false},
-        {UINT64_MAX, 0, false},
-    };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    enum { SCHEMAS = sizeof encode_schemas / sizeof encode_schemas[0] };
+    bitsift_schema *schemas[SCHEMAS];
+    for (size_t k = 0; k < SCHEMAS; k++)
+        schemas[k] = encode_schemas[k].name
+                         ? compile_point(encode_schemas[k].name, encode_schemas[k].text)
+                         : compile(encode_schemas[k].text);
+    for (size_t c = 0; c < sizeof encode_cases / sizeof encode_cases[0]; c++) {
+        const struct encode_case *k = &encode_cases[c];
+        const bitsift_schema *s = schemas[k->schema];
+        if (!s)
+            continue; /* its compile point failed */
         bitsift_tree *t = bitsift_tree_create(s);
-        bool ok = t && bitsift_tree_reset(t, 0);
-        bitsift_value v = {.kind = BITSIFT_VALUE_UINT};
-        v.u = cases[c].any;
-        ok = ok && bitsift_node_add_value(t, NULL, "any", &v);
-        v.u = cases[c].raw;
-        ok = ok && bitsift_node_add_value(t, NULL, "raw", &v);
+        bool ok = t && bitsift_tree_reset(t, 0) &&
+                  bitsift_node_add_value(t, NULL, k->field, &k->value) &&
+                  (!k->other || bitsift_node_add_value(t, NULL, k->other, &k->other_value));
         uint8_t out[32];
         size_t size = 0;
         bitsift_result res;
         bitsift_error e = ok ? bitsift_encode(s, t, out, sizeof out, &size, &res) : BITSIFT_E_NOMEM;
-        if (cases[c].ok) {
+        if (k->error == BITSIFT_OK) {
             /* It decodes back to the same number, as a signed value. */
             bitsift_result dres;
             ok = ok && e == BITSIFT_OK && bitsift_decode_tree(s, out, size, 0, t, &dres) == BITSIFT_OK;
-            const bitsift_node *n = ok ? bitsift_tree_find(t, "any") : NULL;
+            const bitsift_node *n = ok ? bitsift_tree_find(t, k->field) : NULL;
             const bitsift_value *got = n ? bitsift_node_value(n) : NULL;
-            ok = ok && got && got->i == (int64_t)cases[c].any;
+            ok = ok && got && got->i == k->back;
         } else {
-            ok = ok && e == BITSIFT_E_VALUE && res.failure.why &&
-                 strcmp(res.failure.why, "value too large") == 0;
+            ok = ok && e == k->error &&
+                 (!k->why || (res.failure.why && strcmp(res.failure.why, k->why) == 0));
         }
         if (!ok)
-            printf("# encode %s: %s\n", bitsift_error_name(e), e ? (res.failure.why ? res.failure.why : "") : "");
-        tap(ok, "uint %llu into int(INT64_MIN, INT64_MAX): %s", (unsigned long long)cases[c].any,
-            cases[c].ok ? "written and read back" : "value too large");
+            printf("# encode %s: %s\n", bitsift_error_name(e),
+                   e ? (res.failure.why ? res.failure.why : "") : "");
+        tap(ok, "%s", k->name);
         bitsift_tree_free(t);
     }
-    bitsift_schema_free(s);
+    for (size_t k = 0; k < SCHEMAS; k++)
+        bitsift_schema_free(schemas[k]);
 }
 
-/* Doubles into the same field: the ends of the range the encoder takes. */
-static void test_double_conversion(void)
+/* -- A wire integer kept at the top of its width --------------------------- */
+
+/* A decoded smallest_three(31) component keeps its wire integer, and
+ * encoding writes that integer back: at 31 bits many integers share one
+ * float, so quantizing the float again would pick another. The top
+ * integer (2^31 - 1) too. Decode, encode, compare the bytes. */
+static void test_kept_raw_top(void)
 {
-    static const char text[] = "protocol d { id 4; crc off; end_check off; }\n"
-                               "packet p { int(-9223372036854775808, 9223372036854775807) any; }\n";
+    static const char text[] = "protocol q { id 1; crc off; end_check off; }\n"
+                               "packet p { smallest_three(31) q; }\n";
     bitsift_schema *s = compile(text);
-    if (!s)
+    bitsift_tree *t = s ? bitsift_tree_create(s) : NULL;
+    tap(t != NULL, "smallest_three(31) schema compiles");
+    if (!t) {
+        bitsift_schema_free(s);
         return;
-    static const struct {
-        double d;
-        bool ok;
-    } cases[] = {{-9.2e18, true}, {9.2e18, true}, {-9.3e18, false}, {9.3e18, false}, {0.5, false}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        bitsift_tree *t = bitsift_tree_create(s);
-        bitsift_value v = {.kind = BITSIFT_VALUE_DOUBLE};
-        v.d = cases[c].d;
-        bool ok = t && bitsift_tree_reset(t, 0) && bitsift_node_add_value(t, NULL, "any", &v);
-        uint8_t out[16];
-        size_t size = 0;
-        bitsift_result res;
-        bitsift_error e = ok ? bitsift_encode(s, t, out, sizeof out, &size, &res) : BITSIFT_E_NOMEM;
-        if (cases[c].ok) {
-            bitsift_result dres;
-            ok = ok && e == BITSIFT_OK && bitsift_decode_tree(s, out, size, 0, t, &dres) == BITSIFT_OK;
-            const bitsift_node *n = ok ? bitsift_tree_find(t, "any") : NULL;
-            ok = ok && n && bitsift_node_value(n)->i == (int64_t)cases[c].d;
-        } else {
-            ok = ok && e == BITSIFT_E_VALUE && res.failure.why &&
-                 strcmp(res.failure.why, "not an integer") == 0;
-        }
-        tap(ok, "double %g into int(INT64_MIN, INT64_MAX): %s", cases[c].d,
-            cases[c].ok ? "written and read back" : "not an integer");
-        bitsift_tree_free(t);
     }
+    static const uint32_t tops[][3] = {
+        {0x7fffffffu, 0x40000000u, 0x40000000u},
+        {0x40000000u, 0x7fffffffu, 0x3fffffffu},
+        {0x3ffffff0u, 0x40000010u, 0x7fffffffu},
+    };
+    for (size_t k = 0; k < sizeof tops / sizeof tops[0]; k++) {
+        uint8_t packet[16] = {0}, again[16] = {0};
+        bitsift_writer w;
+        bitsift_writer_init(&w, packet, sizeof packet);
+        bitsift_write_bits(&w, 2, 3);
+        for (int c = 0; c < 3; c++)
+            bitsift_write_bits(&w, 31, tops[k][c]);
+        size_t size = (2 + 3 * 31 + 7) / 8, again_size = 0;
+        bitsift_result res;
+        bool ok = bitsift_decode_tree(s, packet, size, 0, t, &res) == BITSIFT_OK &&
+                  bitsift_encode(s, t, again, sizeof again, &again_size, &res) == BITSIFT_OK &&
+                  again_size == size && memcmp(again, packet, size) == 0;
+        if (!ok)
+            printf("# %s\n", bitsift_error_name(res.status));
+        tap(ok, "smallest_three(31) with a component at 2^31 - 1 (%zu): encodes back to its bytes",
+            k);
+    }
+    bitsift_tree_free(t);
     bitsift_schema_free(s);
 }
 
-/* -- 4. random object indices ------------------------------------------ */
+/* == Random trees ========================================================= */
+
+/* -- Random object indices ------------------------------------------------- */
 
 static void test_random_object_index(void)
 {
@@ -461,8 +1021,7 @@ static void test_random_object_index(void)
     static const char text[] = "protocol r { id 6; crc off; end_check off; }\n"
                                "packet wide { object_index(0, 32) o; }\n"
                                "packet narrow { object_index(0, 31) o; }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "object index schema compiles");
+    bitsift_schema *s = compile_point("object index", text);
     if (!s)
         return;
     bitsift_tree *t = bitsift_tree_create(s);
@@ -488,65 +1047,49 @@ static void test_random_object_index(void)
     bitsift_schema_free(s);
 }
 
-/* -- 5. slot 0 in a branch not taken ---------------------------------- */
+/* -- Random values at the ends of the relative bases ----------------------- */
 
-static void test_default_in_slot_zero(void)
+/* Constant bases at the ends of their ranges: sequence and ack numbers
+ * from 0 and from 65535, an object index with one slot of room (9 of at
+ * most 10), an integer just below INT32_MAX. Random trees of each must
+ * be made, encode, and decode back to the same values. */
+static void test_random_relative_ends(void)
 {
-    /* k is the first field referred to (slot 0); its branch is never
-     * taken, so the second if sees its default, 2, and reads y. */
-    static const char text[] = "protocol z { id 8; crc off; end_check off; }\n"
-                               "packet p { if (1 == 2) { int(0, 3) k default 2; }\n"
-                               "           if (k == 2) { bool y; } bool w; }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "slot 0 schema compiles");
+    static const char text[] = "protocol e { id 7; crc off; end_check off; }\n"
+                               "packet p { sequence_relative(0) s0; sequence_relative(65535) s1;\n"
+                               "           ack_relative(0) a0; ack_relative(65535) a1;\n"
+                               "           object_index(9, 10) o; int_relative(2147483646) i; }\n";
+    bitsift_schema *s = compile_point("relative ends", text);
     if (!s)
         return;
-    const uint8_t packet[1] = {0x03};
-    bitsift_result res;
-    char why[256] = "";
-    bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
-    if (!ok)
-        printf("# %s\n", why);
-    ok = ok && res.status == BITSIFT_OK && res.bits == 2 && res.fields == 2;
-    if (!ok)
-        printf("# %s after %llu bits, %llu fields\n", bitsift_error_name(res.status),
-               (unsigned long long)res.bits, (unsigned long long)res.fields);
-    tap(ok, "a branch not taken sets its slot-0 field's default for a later condition");
-    bitsift_schema_free(s);
-}
-
-/* -- 6. the object index's largest step ----------------------------- */
-
-static void test_object_index_top(void)
-{
-    /* From -1 to at most 300: the last tier is int(126, 301), 8 bits. */
-    static const char text[] = "protocol o { id 2; crc off; end_check off; }\n"
-                               "packet p { object_index(-1, 300) o; bool after; }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "object index schema compiles");
-    if (!s)
-        return;
-    for (int64_t d = 299; d <= 302; d++) {
-        uint8_t packet[4] = {0};
-        bitsift_writer w;
-        bitsift_writer_init(&w, packet, sizeof packet);
-        bitsift_write_bits(&w, 6, 0); /* no short tier */
-        bitsift_write_bits(&w, 8, (uint64_t)(d - 126));
-        bitsift_write_bool(&w, true);
+    bitsift_tree *t = bitsift_tree_create(s), *back = bitsift_tree_create(s);
+    bool ok = t && back;
+    for (uint64_t seed = 1; seed <= 50 && ok; seed++) {
+        uint8_t packet[64];
+        size_t size = 0;
         bitsift_result res;
-        char why[256] = "";
-        bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
+        ok = bitsift_tree_random(t, 0, seed, 50) == BITSIFT_OK &&
+             bitsift_encode(s, t, packet, sizeof packet, &size, &res) == BITSIFT_OK &&
+             bitsift_decode_tree(s, packet, size, 0, back, &res) == BITSIFT_OK;
+        static const char *const names[] = {"s0", "s1", "a0", "a1", "o", "i"};
+        for (size_t k = 0; ok && k < sizeof names / sizeof names[0]; k++) {
+            const bitsift_value *a = bitsift_node_value(bitsift_tree_find(t, names[k]));
+            const bitsift_value *b = bitsift_node_value(bitsift_tree_find(back, names[k]));
+            ok = a && b && (a->kind == BITSIFT_VALUE_INT ? a->i == b->i : a->u == b->u);
+        }
         if (!ok)
-            printf("# step %lld: %s\n", (long long)d, why);
-        bool valid = d <= 301;
-        ok = ok && (res.status == BITSIFT_OK) == valid && (!valid || res.bits == 15);
-        tap(ok, "object_index(-1, 300): step %lld from -1 %s", (long long)d,
-            valid ? "is valid" : "is refused");
+            printf("# seed %llu: %s\n", (unsigned long long)seed, bitsift_error_name(res.status));
     }
+    tap(ok, "random trees with bases 0 and 65535, one slot of room, INT32_MAX - 1: "
+            "made, encoded, decoded alike");
+    bitsift_tree_free(t);
+    bitsift_tree_free(back);
     bitsift_schema_free(s);
 }
 
-/* -- 7. field ids --------------------------------------------------- */
+/* == Names, paths and ids ================================================= */
+
+/* -- Field ids ------------------------------------------------------------- */
 
 static void test_field_ids(void)
 {
@@ -554,8 +1097,7 @@ static void test_field_ids(void)
     static const char text[] = "protocol f { id 1; crc off; end_check off; }\n"
                                "enum E { a, b, c }\n"
                                "packet p { bool x; E e; }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "field id schema compiles");
+    bitsift_schema *s = compile_point("field id", text);
     if (!s)
         return;
     unsigned count = bitsift_schema_field_count(s);
@@ -570,7 +1112,7 @@ static void test_field_ids(void)
     bitsift_schema_free(s);
 }
 
-/* -- 8. a path as long as the buffer --------------------------------- */
+/* -- A path as long as the buffer ------------------------------------------ */
 
 /* 15 nested structs whose fields have 63-character names (15 * 64
  * characters with their dots), then an array of uint8 named with 60: the
@@ -636,339 +1178,7 @@ static void test_path_at_capacity(void)
     bitsift_schema_free(s);
 }
 
-/* -- 9. the longest check name ---------------------------------------- */
-
-static void test_check_name_length(void)
-{
-    for (size_t len = 254; len <= 257; len++) {
-        char name[300], text[1024];
-        memset(name, 'q', len);
-        name[len] = 0;
-        snprintf(text, sizeof text,
-                 "protocol c { id 1; crc off; end_check \"%s\"; }\n"
-                 "packet p { bool x; check(\"%s\"); }\n", name, name);
-        bitsift_schema_error err;
-        bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "check", &err);
-        bool ok;
-        if (len <= 255) {
-            const bitsift_framing *f = s ? bitsift_schema_framing(s) : NULL;
-            ok = f && f->end_check && f->end_check_value == bitsift_hash_name(name, 0);
-            if (!s)
-                printf("# %s\n", err.message);
-        } else {
-            ok = !s && strstr(err.message, "string longer than 255 bytes") != NULL;
-            if (!ok)
-                printf("# %s\n", s ? "compiles" : err.message);
-        }
-        tap(ok, "check name of %zu bytes %s", len, len <= 255 ? "compiles to its hash" : "is refused");
-        bitsift_schema_free(s);
-    }
-}
-
-/* -- 10. relative fields with a value list ------------------------- */
-
-static void test_relative_value_lists(void)
-{
-    static const char text[] = "protocol rl { id 5; crc off; end_check off; }\n"
-                               "packet p { uint16 s0; sequence_relative(s0) s in { 5, 6, 900 };\n"
-                               "           ack_relative(s0) a in { 1, 2, 70 };\n"
-                               "           int_relative(s0) i in { 4, 9 }; bool end; }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "relative value list schema compiles");
-    if (!s)
-        return;
-    /* s0 = 3: s steps 2, 3 or 897; a is 3 - ack back (or sent as is); i
-     * steps 1 or 6. The last value of each row is not in its list. */
-    static const struct {
-        uint16_t seq, ack;
-        int32_t i;
-        bool valid;
-    } cases[] = {
-        {5, 1, 4, true},   {6, 2, 9, true},   {900, 70, 4, true}, {7, 1, 4, false},
-        {5, 3, 4, false},  {5, 1, 5, false},  {6, 70, 9, true},
-    };
-    int wrong = 0;
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        uint8_t packet[16] = {0};
-        bitsift_writer w;
-        bitsift_writer_init(&w, packet, sizeof packet);
-        bitsift_write_uint16(&w, 3);
-        bitsift_write_sequence_relative(&w, 3, cases[c].seq);
-        bitsift_write_ack_relative(&w, 3, cases[c].ack);
-        bitsift_write_int_relative(&w, 3, cases[c].i);
-        bitsift_write_bool(&w, true);
-        size_t size = bitsift_writer_bytes(&w);
-        bitsift_result res;
-        char why[256] = "";
-        bool ok = decode_all_ways(s, packet, size, &res, why, sizeof why);
-        if (!ok)
-            printf("# seq %u ack %u i %d: %s\n", cases[c].seq, cases[c].ack, cases[c].i, why);
-        else if ((res.status == BITSIFT_OK) != cases[c].valid) {
-            printf("# seq %u ack %u i %d: %s\n", cases[c].seq, cases[c].ack, cases[c].i,
-                   bitsift_error_name(res.status));
-            ok = false;
-        }
-        wrong += !ok;
-    }
-    tap(wrong == 0, "sequence, ack and int relative fields with value lists: program as interpreter");
-    bitsift_schema_free(s);
-}
-
-/* -- 11. a raw window at the top of its width ------------------------- */
-
-/* An enum whose one value is the largest raw value of its width: the
- * program reads a window of one value, at the top (lo == top), which
- * passes; above the top nothing could. Every 1-byte packet, decided by
- * the program as by the interpreter, and the named value accepted. */
-static void test_window_at_top(const char *enum_type, const char *value, unsigned pad)
-{
-    char text[512], rest[32] = "";
-    if (pad)
-        snprintf(rest, sizeof rest, " bits(%u) rest;", pad);
-    snprintf(text, sizeof text,
-             "protocol z { id 8; crc off; end_check off; }\n"
-             "enum Top : %s { top = %s }\n"
-             "packet p { Top t;%s }\n",
-             enum_type, value, rest);
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "enum %s { top = %s } compiles", enum_type, value);
-    if (!s)
-        return;
-    unsigned valid = 0;
-    bool all_agree = true;
-    for (unsigned byte = 0; byte < 256; byte++) {
-        const uint8_t packet[1] = {(uint8_t)byte};
-        bitsift_result res;
-        char why[256] = "";
-        if (!decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why)) {
-            if (all_agree)
-                printf("# packet %02x: %s\n", byte, why);
-            all_agree = false;
-        }
-        valid += res.status == BITSIFT_OK;
-    }
-    tap(all_agree && valid > 0,
-        "enum %s { top = %s }: every 1-byte packet decided alike, %u of them valid", enum_type,
-        value, valid);
-    bitsift_schema_free(s);
-}
-
-/* -- 12. the absolute form of a relative integer ---------------------- */
-
-/* int_relative(base) written in its absolute form (no tier: six 0 bits,
- * then 32 bits) must lie above the base: the base itself and below are
- * refused, one above is taken, by the program as by the interpreter. */
-static void test_relative_absolute(void)
-{
-    static const char text[] = "protocol r { id 4; crc off; end_check off; }\n"
-                               "packet p { int_relative(5) x; bool after; }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "int_relative schema compiles");
-    if (!s)
-        return;
-    for (int64_t value = 4; value <= 7; value++) {
-        uint8_t packet[8] = {0};
-        bitsift_writer w;
-        bitsift_writer_init(&w, packet, sizeof packet);
-        bitsift_write_bits(&w, 6, 0);
-        bitsift_write_bits(&w, 32, (uint64_t)value);
-        bitsift_write_bool(&w, true);
-        bitsift_result res;
-        char why[256] = "";
-        bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
-        if (!ok)
-            printf("# value %lld: %s\n", (long long)value, why);
-        bool valid = value > 5;
-        ok = ok && (res.status == BITSIFT_OK) == valid;
-        tap(ok, "int_relative(5) written absolute as %lld %s", (long long)value,
-            valid ? "is valid" : "is refused");
-    }
-    bitsift_schema_free(s);
-}
-
-/* -- 13. a negated literal as a condition ------------------------------ */
-
-/* `!false` always holds and `!true` never does, whatever the fields
- * referred to hold: a 2-item condition whose operand is a constant, not
- * a field. For a = 0 and 1: a, b if a, y, u, w: 4 + a bits. */
-static void test_negated_literal(void)
-{
-    static const char text[] = "protocol n { id 5; crc off; end_check off; }\n"
-                               "packet p { bool a; if (a) { bool b; }\n"
-                               "           if (!false) { bool y; } if (!true) { bool z; }\n"
-                               "           if (!0) { bool u; } bool w; }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "negated literal schema compiles");
-    if (!s)
-        return;
-    for (unsigned a = 0; a < 2; a++) {
-        const uint8_t packet[1] = {(uint8_t)(a ? 0x0f : 0x00)};
-        bitsift_result res;
-        char why[256] = "";
-        bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
-        if (!ok)
-            printf("# a = %u: %s\n", a, why);
-        ok = ok && res.status == BITSIFT_OK && res.bits == 4 + a;
-        if (!ok)
-            printf("# a = %u: %s after %llu bits\n", a, bitsift_error_name(res.status),
-                   (unsigned long long)res.bits);
-        tap(ok, "a = %u: !false and !0 hold, !true does not (%u bits)", a, 4 + a);
-    }
-    bitsift_schema_free(s);
-}
-
-/* -- 14. each shape of a condition on one field ------------------------ */
-
-/* The shapes the decoder and the program test without the general
- * evaluator: k, !k, k == 2, k != 2 (and two it does not: k >= 2, and !!k,
- * which starts as !k does), over k = 0..3: 2 bits of k, then one bit per
- * condition that holds, then w. */
-static void test_condition_shapes(void)
-{
-    static const char text[] = "protocol c { id 6; crc off; end_check off; }\n"
-                               "packet p { int(0, 3) k; if (k) { bool a; } if (!k) { bool b; }\n"
-                               "           if (k == 2) { bool c; } if (k != 2) { bool d; }\n"
-                               "           if (k >= 2) { bool e; } if (!!k) { bool f; } bool w; }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "condition shapes schema compiles");
-    if (!s)
-        return;
-    for (unsigned k = 0; k < 4; k++) {
-        const uint8_t packet[2] = {(uint8_t)k, 0};
-        unsigned held = (k != 0) + (k == 0) + (k == 2) + (k != 2) + (k >= 2) + (k != 0);
-        bitsift_result res;
-        char why[256] = "";
-        bool ok = decode_all_ways(s, packet, sizeof packet, &res, why, sizeof why);
-        if (!ok)
-            printf("# k = %u: %s\n", k, why);
-        ok = ok && res.status == BITSIFT_OK && res.bits == 2 + held + 1;
-        if (!ok)
-            printf("# k = %u: %s after %llu bits\n", k, bitsift_error_name(res.status),
-                   (unsigned long long)res.bits);
-        tap(ok, "k = %u: k, !k, k == 2, k != 2, k >= 2, !!k hold %u times (%u bits)", k, held,
-            2 + held + 1);
-    }
-    bitsift_schema_free(s);
-}
-
-/* -- 15. random values at the ends of the relative bases ---------------- */
-
-/* Constant bases at the ends of their ranges: sequence and ack numbers
- * from 0 and from 65535, an object index with one slot of room (9 of at
- * most 10), an integer just below INT32_MAX. Random trees of each must
- * be made, encode, and decode back to the same values. */
-static void test_random_relative_ends(void)
-{
-    static const char text[] = "protocol e { id 7; crc off; end_check off; }\n"
-                               "packet p { sequence_relative(0) s0; sequence_relative(65535) s1;\n"
-                               "           ack_relative(0) a0; ack_relative(65535) a1;\n"
-                               "           object_index(9, 10) o; int_relative(2147483646) i; }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "relative ends schema compiles");
-    if (!s)
-        return;
-    bitsift_tree *t = bitsift_tree_create(s), *back = bitsift_tree_create(s);
-    bool ok = t && back;
-    for (uint64_t seed = 1; seed <= 50 && ok; seed++) {
-        uint8_t packet[64];
-        size_t size = 0;
-        bitsift_result res;
-        ok = bitsift_tree_random(t, 0, seed, 50) == BITSIFT_OK &&
-             bitsift_encode(s, t, packet, sizeof packet, &size, &res) == BITSIFT_OK &&
-             bitsift_decode_tree(s, packet, size, 0, back, &res) == BITSIFT_OK;
-        static const char *const names[] = {"s0", "s1", "a0", "a1", "o", "i"};
-        for (size_t k = 0; ok && k < sizeof names / sizeof names[0]; k++) {
-            const bitsift_value *a = bitsift_node_value(bitsift_tree_find(t, names[k]));
-            const bitsift_value *b = bitsift_node_value(bitsift_tree_find(back, names[k]));
-            ok = a && b && (a->kind == BITSIFT_VALUE_INT ? a->i == b->i : a->u == b->u);
-        }
-        if (!ok)
-            printf("# seed %llu: %s\n", (unsigned long long)seed, bitsift_error_name(res.status));
-    }
-    tap(ok, "random trees with bases 0 and 65535, one slot of room, INT32_MAX - 1: "
-            "made, encoded, decoded alike");
-    bitsift_tree_free(t);
-    bitsift_tree_free(back);
-    bitsift_schema_free(s);
-}
-
-/* -- 16. the op limit ---------------------------------------------------- */
-
-/* A packet of 255 copies of a 255-field struct (256 ops each: the struct
- * and its fields) and `extra` fields more, plus its root: 65281 + extra
- * ops. */
-static char *ops_schema(int extra)
-{
-    size_t cap = 16384, len = 0;
-    char *text = malloc(cap);
-    if (!text)
-        return NULL;
-    len += (size_t)snprintf(text + len, cap - len,
-                            "protocol big { id 9; crc off; end_check off; }\nstruct S {");
-    for (int i = 0; i < 255; i++)
-        len += (size_t)snprintf(text + len, cap - len, " uint8 a%d;", i);
-    len += (size_t)snprintf(text + len, cap - len, " }\npacket p {");
-    for (int i = 0; i < 255; i++)
-        len += (size_t)snprintf(text + len, cap - len, " S s%d;", i);
-    for (int i = 0; i < extra; i++)
-        len += (size_t)snprintf(text + len, cap - len, " uint8 x%d;", i);
-    snprintf(text + len, cap - len, " }\n");
-    return text;
-}
-
-static void test_op_limit(void)
-{
-    /* 65536 ops (BITSIFT_SCHEMA_MAX_OPS) compile; 65537 are refused. */
-    for (int extra = 254; extra <= 256; extra++) {
-        char *text = ops_schema(extra);
-        bitsift_schema_error err;
-        bitsift_schema *s =
-            text ? bitsift_schema_compile(text, strlen(text), "ops", &err) : NULL;
-        int ops = 1 + 255 * 256 + extra;
-        bool want = ops <= BITSIFT_SCHEMA_MAX_OPS;
-        bool ok = text && (s != NULL) == want &&
-                  (want || strstr(err.message, "schema too large") != NULL);
-        if (!ok && text)
-            printf("# %d ops: %s\n", ops, s ? "compiled" : err.message);
-        tap(ok, "a schema of %d ops %s", ops, want ? "compiles" : "is refused as too large");
-        bitsift_schema_free(s);
-        free(text);
-    }
-}
-
-/* -- 17. defaults at the ends of their fields' ranges ----------------- */
-
-static void test_default_ranges(void)
-{
-    static const struct {
-        const char *field;
-        bool compiles;
-    } cases[] = {
-        {"bool x default 0", true},         {"bool x default 1", true},
-        {"bool x default 2", false},        {"bool x default -1", false},
-        {"bits(3) x default 0", true},      {"bits(3) x default 7", true},
-        {"bits(3) x default 8", false},     {"bits(3) x default -1", false},
-        {"bits(3) x default -0", true},
-        {"int(-2, 2) x default -2", true},  {"int(-2, 2) x default 2", true},
-        {"int(-2, 2) x default -3", false}, {"int(-2, 2) x default 3", false},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char text[256];
-        snprintf(text, sizeof text,
-                 "protocol d { id 3; crc off; end_check off; }\n"
-                 "packet p { bool on; if (on) { %s; } }\n",
-                 cases[i].field);
-        bitsift_schema_error err;
-        bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "defaults", &err);
-        bool ok = (s != NULL) == cases[i].compiles;
-        if (!ok)
-            printf("# %s\n", s ? "compiled" : err.message);
-        tap(ok, "%s %s", cases[i].field, cases[i].compiles ? "compiles" : "is refused");
-        bitsift_schema_free(s);
-    }
-}
-
-/* -- 18. the ranges field_info reports ------------------------------------ */
+/* -- The ranges field_info reports ----------------------------------------- */
 
 /* min and max as the schema wrote them for integers and enums, 0 and the
  * size (max_count) for arrays, byte strings and strings by their buffer,
@@ -979,8 +1189,7 @@ static void test_field_info_ranges(void)
                                "enum E : int(-8, 7) { lo = -8, hi = 7 }\n"
                                "packet p { int(-5, 5) i; E e; uint8 a[max 12]; bytes(3) b;\n"
                                "           object_index(10, 2000) o; }\n";
-    bitsift_schema *s = compile(text);
-    tap(s != NULL, "field info schema compiles");
+    bitsift_schema *s = compile_point("field info", text);
     if (!s)
         return;
     static const struct {
@@ -1006,131 +1215,7 @@ static void test_field_info_ranges(void)
     bitsift_schema_free(s);
 }
 
-/* -- 19. a wire integer kept at the top of its width -------------------- */
-
-/* A decoded smallest_three(31) component keeps its wire integer, and
- * encoding writes that integer back: at 31 bits many integers share one
- * float, so quantizing the float again would pick another. The top
- * integer (2^31 - 1) too. Decode, encode, compare the bytes. */
-static void test_kept_raw_top(void)
-{
-    static const char text[] = "protocol q { id 1; crc off; end_check off; }\n"
-                               "packet p { smallest_three(31) q; }\n";
-    bitsift_schema *s = compile(text);
-    bitsift_tree *t = s ? bitsift_tree_create(s) : NULL;
-    tap(t != NULL, "smallest_three(31) schema compiles");
-    if (!t) {
-        bitsift_schema_free(s);
-        return;
-    }
-    static const uint32_t tops[][3] = {
-        {0x7fffffffu, 0x40000000u, 0x40000000u},
-        {0x40000000u, 0x7fffffffu, 0x3fffffffu},
-        {0x3ffffff0u, 0x40000010u, 0x7fffffffu},
-    };
-    for (size_t k = 0; k < sizeof tops / sizeof tops[0]; k++) {
-        uint8_t packet[16] = {0}, again[16] = {0};
-        bitsift_writer w;
-        bitsift_writer_init(&w, packet, sizeof packet);
-        bitsift_write_bits(&w, 2, 3);
-        for (int c = 0; c < 3; c++)
-            bitsift_write_bits(&w, 31, tops[k][c]);
-        size_t size = (2 + 3 * 31 + 7) / 8, again_size = 0;
-        bitsift_result res;
-        bool ok = bitsift_decode_tree(s, packet, size, 0, t, &res) == BITSIFT_OK &&
-                  bitsift_encode(s, t, again, sizeof again, &again_size, &res) == BITSIFT_OK &&
-                  again_size == size && memcmp(again, packet, size) == 0;
-        if (!ok)
-            printf("# %s\n", bitsift_error_name(res.status));
-        tap(ok, "smallest_three(31) with a component at 2^31 - 1 (%zu): encodes back to its bytes",
-            k);
-    }
-    bitsift_tree_free(t);
-    bitsift_schema_free(s);
-}
-
-/* -- 20. the packet type limit ------------------------------------------ */
-
-static void test_packet_type_limit(void)
-{
-    /* BITSIFT_SCHEMA_MAX_TYPES (1024) packet types compile; 1025 do not. */
-    for (int types = BITSIFT_SCHEMA_MAX_TYPES; types <= BITSIFT_SCHEMA_MAX_TYPES + 1; types++) {
-        size_t cap = 64 + (size_t)types * 32, len = 0;
-        char *text = malloc(cap);
-        if (!text)
-            return;
-        len += (size_t)snprintf(text, cap, "protocol t { id 1; }\n");
-        for (int i = 0; i < types; i++)
-            len += (size_t)snprintf(text + len, cap - len, "packet p%d { bool x; }\n", i);
-        bitsift_schema_error err;
-        bitsift_schema *s = bitsift_schema_compile(text, len, "types", &err);
-        bool want = types <= BITSIFT_SCHEMA_MAX_TYPES;
-        bool ok = (s != NULL) == want &&
-                  (want ? bitsift_schema_packet_count(s) == (unsigned)types
-                        : strstr(err.message, "packet types") != NULL);
-        if (!ok)
-            printf("# %d types: %s\n", types, s ? "compiled" : err.message);
-        tap(ok, "%d packet types %s", types, want ? "compile" : "are refused");
-        bitsift_schema_free(s);
-        free(text);
-    }
-}
-
-/* -- 21. comments ------------------------------------------------------- */
-
-/* '#' and '//' comments, holding text of every UTF-8 length from the
- * first two-byte lead (U+0080, C2 80) on; a lone '/' is no comment. */
-static void test_comments(void)
-{
-    static const char text[] = "# comment \xc2\x80 \xc2\xa9 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n"
-                               "protocol c { id 1; } // \xc2\xa0 no-break space, \xc2\xb0 degree\n"
-                               "packet p { bool x; // inside\n"
-                               "           bool y; }\n";
-    bitsift_schema_error err;
-    bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "comments", &err);
-    if (!s)
-        printf("# %s\n", err.message);
-    tap(s != NULL && bitsift_schema_field_count(s) == 3,
-        "# and // comments with U+0080.. in them compile");
-    bitsift_schema_free(s);
-    static const char slash[] = "protocol c { id 1; } / packet p { bool x; }\n";
-    s = bitsift_schema_compile(slash, strlen(slash), "slash", &err);
-    tap(s == NULL, "a lone '/' is refused, not taken for a comment");
-    bitsift_schema_free(s);
-}
-
-/* -- 22. a relative integer's largest value ------------------------------- */
-
-static void test_relative_int_top(void)
-{
-    /* int_relative(0) takes values up to INT32_MAX (written absolute);
-     * INT32_MAX + 1 is refused. */
-    static const char text[] = "protocol r { id 4; crc off; end_check off; }\n"
-                               "packet p { int_relative(0) x; }\n";
-    bitsift_schema *s = compile(text);
-    bitsift_tree *t = s ? bitsift_tree_create(s) : NULL;
-    tap(t != NULL, "int_relative(0) schema compiles");
-    for (int64_t v = (int64_t)INT32_MAX - 1; t && v <= (int64_t)INT32_MAX + 1; v++) {
-        bitsift_value value = {.kind = BITSIFT_VALUE_INT, .i = v};
-        uint8_t packet[16];
-        size_t size = 0;
-        bitsift_result res;
-        bool built = bitsift_tree_reset(t, 0) && bitsift_node_add_value(t, NULL, "x", &value);
-        bitsift_error e = built ? bitsift_encode(s, t, packet, sizeof packet, &size, &res)
-                                : BITSIFT_E_ARGUMENT;
-        bool want = v <= INT32_MAX;
-        bool ok = want ? e == BITSIFT_OK &&
-                             bitsift_decode_tree(s, packet, size, 0, t, &res) == BITSIFT_OK &&
-                             bitsift_node_value(bitsift_tree_find(t, "x"))->i == v
-                       : e == BITSIFT_E_VALUE;
-        tap(ok, "int_relative(0) = %lld %s", (long long)v,
-            want ? "encodes and decodes" : "is refused");
-    }
-    bitsift_tree_free(t);
-    bitsift_schema_free(s);
-}
-
-/* -- 23. a field path that fills the compiler's buffer -------------------- */
+/* -- A field path that fills the compiler's buffer ------------------------- */
 
 /* 17 nested struct fields, names of about 60 characters, whose path is
  * `total` characters with its dots, holding a bool x. At BITSIFT_PATH_MAX -
@@ -1176,26 +1261,7 @@ static void test_compile_path_capacity(void)
     }
 }
 
-/* -- 24. a '/' at the very end of the text -------------------------------- */
-
-static void test_text_end(const char *text, const char *what)
-{
-    size_t size = strlen(text);
-    char *exact = malloc(size); /* no room after the text: ASan sees a read past it */
-    if (!exact) {
-        tap(false, "allocate the text");
-        return;
-    }
-    memcpy(exact, text, size);
-    bitsift_schema_error err;
-    bitsift_schema *s = bitsift_schema_compile(exact, size, "text-end", &err);
-    tap(s == NULL && err.line == 1, "a text ending in %s is refused at line 1: %s", what,
-        err.message);
-    bitsift_schema_free(s);
-    free(exact);
-}
-
-/* -- 25. a child added again by name -------------------------------------- */
+/* -- A child added again by name ------------------------------------------- */
 
 static void test_child_replaced(void)
 {
@@ -1219,82 +1285,7 @@ static void test_child_replaced(void)
     bitsift_schema_free(s);
 }
 
-/* -- 26. constant bases at the ends of their ranges ---------------------- */
-
-static void test_const_base_ends(void)
-{
-    static const struct {
-        const char *field;
-        bool compiles;
-    } cases[] = {
-        {"object_index(-2147483648, 10)", true}, {"object_index(-2147483649, 10)", false},
-        {"object_index(2147483647, 10)", true},  {"object_index(2147483648, 10)", false},
-        {"int_relative(-2147483648)", true},     {"int_relative(-2147483649)", false},
-        {"int_relative(2147483647)", true},      {"int_relative(2147483648)", false},
-        {"sequence_relative(0)", true},          {"sequence_relative(-1)", false},
-        {"ack_relative(65535)", true},           {"ack_relative(65536)", false},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char text[200];
-        snprintf(text, sizeof text,
-                 "protocol o { id 6; crc off; end_check off; }\n"
-                 "packet p { %s x; }\n",
-                 cases[i].field);
-        bitsift_schema_error err;
-        bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "const-base", &err);
-        tap((s != NULL) == cases[i].compiles, "%s %s%s%s", cases[i].field,
-            cases[i].compiles ? "compiles" : "is refused", s ? "" : ": ", s ? "" : err.message);
-        bitsift_schema_free(s);
-    }
-}
-
-/* -- 27. an array at the deepest nesting level --------------------------- */
-
-static void test_array_at_max_depth(void)
-{
-    for (int ifs = BITSIFT_SCHEMA_MAX_DEPTH - 1; ifs <= BITSIFT_SCHEMA_MAX_DEPTH; ifs++) {
-        char text[2048];
-        int n = snprintf(text, sizeof text,
-                         "protocol d { id 7; crc off; end_check off; }\npacket p { bool f; ");
-        for (int k = 0; k < ifs; k++)
-            n += snprintf(text + n, sizeof text - (size_t)n, "if (f) { ");
-        n += snprintf(text + n, sizeof text - (size_t)n, "int(0, 3) xs[2]; ");
-        for (int k = 0; k < ifs; k++)
-            n += snprintf(text + n, sizeof text - (size_t)n, "} ");
-        snprintf(text + n, sizeof text - (size_t)n, "}\n");
-        bitsift_schema_error err;
-        bitsift_schema *s = bitsift_schema_compile(text, strlen(text), "depth", &err);
-        bool want = ifs < BITSIFT_SCHEMA_MAX_DEPTH;
-        tap(want ? s != NULL : s == NULL && strstr(err.message, "nesting deeper") != NULL,
-            "an array inside %d nested ifs %s%s%s", ifs, want ? "compiles" : "is refused",
-            s ? "" : ": ", s ? "" : err.message);
-        bitsift_schema_free(s);
-    }
-}
-
-/* -- 28. fields of one value --------------------------------------------- */
-
-static void test_single_value_fields(void)
-{
-    static const char text[] = "protocol o { id 8; crc off; end_check off; }\n"
-                               "enum One : int(3, 3) { three = 3 }\n"
-                               "packet p { int(5, 5) five; One one; int(7, 7) seven in { 7 };\n"
-                               "           if (five == 5 && one == three) { bool b; } int(0, 3) tail; }\n";
-    bitsift_schema *s = compile(text);
-    bool ok = s != NULL;
-    char why[256] = "";
-    for (unsigned size = 0; ok && size <= 1; size++)
-        for (unsigned byte = 0; ok && byte < (size ? 256u : 1u); byte++) {
-            uint8_t packet[1] = {(uint8_t)byte};
-            bitsift_result res;
-            ok = decode_all_ways(s, packet, size, &res, why, sizeof why);
-        }
-    tap(ok, "int(5, 5), an enum of one value and a value list on one value: every path agrees%s%s",
-        ok ? "" : ": ", why);
-    bitsift_schema_free(s);
-}
-
-/* -- 29. an enum value's name at the length limit ------------------------- */
+/* -- An enum value's name at the length limit ------------------------------ */
 
 static void test_enum_name_limit(void)
 {
@@ -1319,7 +1310,7 @@ static void test_enum_name_limit(void)
     bitsift_schema_free(s);
 }
 
-/* -- 30. a node path in a buffer of exactly its size ----------------------- */
+/* -- A node path in a buffer of exactly its size --------------------------- */
 
 static void test_node_path_exact(void)
 {
@@ -1347,43 +1338,22 @@ static void test_node_path_exact(void)
 
 int main(void)
 {
-    /* Around VP_SWITCH_SPAN (64): below, at and above it. */
-    test_switch_span(63, 0);
-    test_switch_span(64, 0);
-    test_switch_span(65, 0);
-    test_switch_span(64, -30);
-    test_switch_span(65, -30);
-    test_sparse_messages();
-    test_uint_conversion();
-    test_double_conversion();
-    test_random_object_index();
-    test_default_in_slot_zero();
-    test_object_index_top();
-    test_field_ids();
-    test_path_at_capacity();
-    test_check_name_length();
-    test_relative_value_lists();
-    test_window_at_top("int(0, 7)", "7", 5);
-    test_window_at_top("int(-4, 3)", "3", 5);
-    test_window_at_top("uint8", "255", 0);
-    test_relative_absolute();
-    test_negated_literal();
-    test_condition_shapes();
-    test_random_relative_ends();
-    test_op_limit();
-    test_default_ranges();
-    test_field_info_ranges();
-    test_kept_raw_top();
-    test_packet_type_limit();
-    test_comments();
-    test_relative_int_top();
-    test_compile_path_capacity();
-    test_text_end("protocol c { id 1; } packet p { bool x; } /", "'/'");
-    test_text_end("protocol c { id 1; } packet p { check(\"x\\", "a backslash in a string");
-    test_child_replaced();
-    test_const_base_ends();
-    test_array_at_max_depth();
+    test_compile_cases();
+    test_switch_spans();
+    test_packet_cases();
+    test_windows_at_top();
     test_single_value_fields();
+    test_relative_value_lists();
+    test_sparse_messages();
+    test_encode_cases();
+    test_kept_raw_top();
+    test_random_object_index();
+    test_random_relative_ends();
+    test_field_ids();
+    test_field_info_ranges();
+    test_path_at_capacity();
+    test_compile_path_capacity();
+    test_child_replaced();
     test_enum_name_limit();
     test_node_path_exact();
     printf("1..%d\n", test_count);

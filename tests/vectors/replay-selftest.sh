@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # replay-selftest.sh -- the replayer must not be a rubber stamp: every
-# vector in tests/vectors-wrong has one deliberate flaw (a flipped bit, a
+# vector in tests/vectors/wrong has one deliberate flaw (a flipped bit, a
 # wrong kind, bit, op, CRC, type...), and replay-vectors must report each
 # one as failing and exit non-zero. Prints TAP: a point per wrong vector
 # that was caught, plus one for the exit status.
-replay="${top_builddir:-.}/tests/replay-vectors"
-dir="${top_srcdir:-.}/tests/vectors-wrong"
+replay="${top_builddir:-.}/tests/vectors/replay-vectors"
+dir="${top_srcdir:-.}/tests/vectors/wrong"
 
 out=$("$replay" "$dir")
 status=$?

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/gen-c.sh -- `bitsift gen c` on every schema of examples/, of the
+# tests/gen-c/schemas.sh -- `bitsift gen c` on every schema of examples/, of the
 # schema tests and of the schema fuzz corpus that compiles: the output
 # must compile without a warning (-Wall -Wextra -pedantic -Werror) as C99
 # with gcc and clang and as C++17 with g++ and clang++ (the example and
 # test schemas; the corpus ones with the C compiler of the build), and
-# tests/gen_c_diff.c, linked with it, holds the generated reader and
+# tests/gen-c/diff.c, linked with it, holds the generated reader and
 # writer to the schema interpreter on random valid packets of every type,
 # their truncations and bit flips (same decision, failure kind, bit and
 # field path; the same values, field by field, through the generated
@@ -66,7 +66,7 @@ gen() {
 # diff SCHEMA DIR SEEDS: build the differential driver and run it.
 diff_run() {
     # shellcheck disable=SC2086 # the build's flag lists (sanitizers)
-    if ! $cc $cflags -std=gnu11 -I"$top/lib" -I"$build/lib" -I"$2" "$top/tests/gen_c_diff.c" \
+    if ! $cc $cflags -std=gnu11 -I"$top/lib" -I"$build/lib" -I"$2" "$top/tests/gen-c/diff.c" \
         "$2/gen.c" $ldflags -L"$build/lib/.libs" -lbitsift -Wl,-rpath,"$build/lib/.libs" \
         -o "$2/diff" 2>"$tmp/err"; then
         sed 's/^/# /' "$tmp/err"
@@ -89,7 +89,7 @@ plant() {
     # shellcheck disable=SC2086
     if cmp -s "$2/gen.c" "$2/planted.c"; then
         point fail "$1: planted wrong value ($5): nothing to plant in"
-    elif ! $cc $cflags -std=gnu11 -I"$top/lib" -I"$build/lib" -I"$2" "$top/tests/gen_c_diff.c" \
+    elif ! $cc $cflags -std=gnu11 -I"$top/lib" -I"$build/lib" -I"$2" "$top/tests/gen-c/diff.c" \
         "$2/planted.c" $ldflags -L"$build/lib/.libs" -lbitsift -Wl,-rpath,"$build/lib/.libs" \
         -o "$2/planted" 2>"$tmp/err"; then
         sed 's/^/# /' "$tmp/err"

@@ -18,7 +18,7 @@
  *                                             it (stdin when no RECORD file)
  *
  * It holds the schema path (parser, compiler, decoder, JSON printer) to the
- * reference, where tests/replay_vectors.c holds the library's primitives.
+ * reference, where tests/vectors/replay_vectors.c holds the library's primitives.
  * The schema says nothing the vector does not: every op becomes one
  * statement, the value ops named by their index ("o0", "o1", ...):
  *
@@ -29,7 +29,7 @@
  *                       vector's float32 (the *_bits fields)
  *   string S -> string(S)    int_relative P -> int_relative(P)
  *   align -> align;          check -> check(0x12345678);
- * and the ops the library adds in hand-made vectors (tests/vectors):
+ * and the ops the library adds in hand-made vectors (tests/vectors/handmade):
  *   object_index P M -> object_index(P, M)
  *   sequence_relative P -> sequence_relative(P)
  *   ack_relative S -> ack_relative(S)    check "name" -> check("name")

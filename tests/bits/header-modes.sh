@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/header-modes.sh -- <bitsift/bits.h> and all its serialize macros
-# (tests/header_modes.c) compile without a warning as C99 with gcc and
+# tests/bits/header-modes.sh -- <bitsift/bits.h> and all its serialize macros
+# (tests/bits/header_modes.c) compile without a warning as C99 with gcc and
 # clang and as C++17 with g++ and clang++ (-Wall -Wextra -pedantic
 # -Werror), the languages and compilers that hand-written and generated
 # serialize code is built with. ./bootstrap installs all four. The
@@ -10,7 +10,7 @@
 # BITSIFT_EXPERIMENTAL defined, and refuse to compile without it. TAP.
 set -u
 top=${top_srcdir:-.}
-src="$top/tests/header_modes.c"
+src="$top/tests/bits/header_modes.c"
 warn="-Wall -Wextra -pedantic -Wshadow -Werror"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gen_c_diff.c -- the C that `bitsift gen c --name gen` wrote for a
- * schema, held to the schema interpreter (tests/gen-c.sh compiles this
+ * schema, held to the schema interpreter (tests/gen-c/schemas.sh compiles this
  * file with the generated gen.c for each schema):
  *
  *   gen_c_diff SCHEMA [SEEDS]
@@ -18,7 +18,7 @@
  *   gen_c_diff SCHEMA --packet FILE
  *
  * holds them to the interpreter on the one packet in FILE (a reference
- * vector's bytes, tests/gen-c-vectors.sh): the same decision, failure
+ * vector's bytes, tests/gen-c/vectors.sh): the same decision, failure
  * kind, bit and path, and for a valid packet write(read(p)) == p. Prints
  * "valid" or the failure; exit status 0 when both sides agree.
  */

@@ -2,7 +2,7 @@
 /*
  * test_headers.c -- the bit layer's header stands alone: this file
  * includes only <bitsift/bits.h>, is compiled as strict C99 with
- * -pedantic -Werror (tests/local.mk), and writes and reads one packet with
+ * -pedantic -Werror (tests/bits.mk), and writes and reads one packet with
  * it. Code that a program writes by hand or generates needs nothing else.
  */
 #include <bitsift/bits.h>

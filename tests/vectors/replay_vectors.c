@@ -23,7 +23,7 @@
  *                   "expected_crc".
  *
  * Besides the reference vocabulary the replayer knows the ops the library
- * adds, for hand-made vectors (tests/vectors, tests/vectors-hostile):
+ * adds, for hand-made vectors (tests/vectors/handmade, tests/vectors/hostile):
  *   {"op":"check","name":"end of packet"}                 hashed check marker
  *   {"op":"object_index","prev":P,"value":C,"max_objects":M}
  *   {"op":"sequence_relative","prev":S1,"value":S2}

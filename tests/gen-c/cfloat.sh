@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/gen-c-cfloat.sh -- compressed floats of step counts across the
+# tests/gen-c/cfloat.sh -- compressed floats of step counts across the
 # whole range (2 .. 4294967040: log-spaced, the edges around 2^24, odd
 # counts in [2^23 + 1, 2^24 - 1]) read and written back through the code
 # `bitsift gen c` writes: one schema of many fields, one driver
-# (tests/gen_c_cfloat.c) over packets of chosen integers; and the schema
+# (tests/gen-c/cfloat.c) over packets of chosen integers; and the schema
 # interpreter (decode -F json | encode) writes the same bytes. TAP.
 set -u
 top=${top_srcdir:-.}
@@ -61,7 +61,7 @@ if [ "$(wc -l <"$d/fields.h")" -ne "$(grep -c compressed_float "$tmp/cfloat.bss"
     exit 1
 fi
 # shellcheck disable=SC2086 # the build's flag lists (sanitizers)
-if ! $cc $cflags -std=gnu11 -I"$top/lib" -I"$build/lib" -I"$d" "$top/tests/gen_c_cfloat.c" \
+if ! $cc $cflags -std=gnu11 -I"$top/lib" -I"$build/lib" -I"$d" "$top/tests/gen-c/cfloat.c" \
     "$d/gen.c" $ldflags -L"$build/lib/.libs" -lbitsift -Wl,-rpath,"$build/lib/.libs" \
     -o "$d/driver" 2>"$tmp/err"; then
     echo "1..1"

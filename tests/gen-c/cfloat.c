@@ -2,7 +2,7 @@
 /*
  * gen_c_cfloat.c -- compressed floats read and written back through the
  * code `bitsift gen c --name gen` wrote for one packet type of many
- * compressed_float fields (tests/gen-c-cfloat.sh writes the schema and
+ * compressed_float fields (tests/gen-c/cfloat.sh writes the schema and
  * fields.h, one CF(name, min, max, steps, bits) line a field, taken from
  * the generated code itself).
  *

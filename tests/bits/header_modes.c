@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * header_modes.c -- every serialize macro of <bitsift/bits.h>, the
- * article's short names included, in one file that tests/header-modes.sh
+ * article's short names included, in one file that tests/bits/header-modes.sh
  * compiles as C99 and as C++17 with gcc, clang, g++ and clang++ under
  * -Wall -Wextra -pedantic -Werror: hand-written and generated serialize
  * code includes this header and must build warning-free in both

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/gen-c-own-names.sh -- the class guard of gen c's file-scope names
+# tests/gen-c/own-names.sh -- the class guard of gen c's file-scope names
 # against the names it adds of its own and the library's. Both lists are
 # taken from the code, not written here: the generator's own names are
 # every file-scope declaration (clang's AST) and macro (-dM) of the code

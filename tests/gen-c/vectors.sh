@@ -1,17 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/gen-c-vectors.sh -- the reference vectors through `bitsift gen c`:
-# for every vector of $VECTORS_DIR, tests/vector-schema writes its schema
-# and bytes, `bitsift gen c` the code, and tests/gen_c_diff.c (--packet)
+# tests/gen-c/vectors.sh -- the reference vectors through `bitsift gen c`:
+# for every vector of $VECTORS_DIR, tests/vectors/vector-schema writes its schema
+# and bytes, `bitsift gen c` the code, and tests/gen-c/diff.c (--packet)
 # requires the generated reader to decide the bytes as the interpreter
-# does (which tests/replay-schema.sh holds to the reference), with the same
+# does (which tests/vectors/replay-schema.sh holds to the reference), with the same
 # failure kind, bit and field path, and a valid packet to write back byte
 # for byte. One TAP point per vector; a skip without $VECTORS_DIR.
 set -u
 top=${top_srcdir:-.}
 build=${top_builddir:-.}
 bitsift="$build/src/bitsift"
-tool="$build/tests/vector-schema"
+tool="$build/tests/vectors/vector-schema"
 cc=${GEN_C_CC:-cc}
 cflags=${GEN_C_CFLAGS:-}
 ldflags=${GEN_C_LDFLAGS:-}
@@ -38,7 +38,7 @@ while IFS= read -r v; do
         continue
     fi
     # shellcheck disable=SC2086
-    if ! $cc $cflags -std=gnu11 -O0 -I"$top/lib" -I"$build/lib" -I"$w" "$top/tests/gen_c_diff.c" \
+    if ! $cc $cflags -std=gnu11 -O0 -I"$top/lib" -I"$build/lib" -I"$w" "$top/tests/gen-c/diff.c" \
         "$w/gen.c" $ldflags -L"$build/lib/.libs" -lbitsift -Wl,-rpath,"$build/lib/.libs" \
         -o "$w/diff" 2>"$w/err"; then
         echo "not ok $n - $base: $(head -n 1 "$w/err")"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""make_vectors.py -- regenerate tests/vectors, tests/vectors-hostile and
-tests/vectors-wrong.
+"""make_vectors.py -- regenerate tests/vectors/handmade, tests/vectors/hostile
+and tests/vectors/wrong.
 
 The hand-made vectors cover what the reference set (../shared/vectors)
 lacks: the object index ladder, sequence/ack relative, hashed check names,
@@ -13,7 +13,7 @@ The bytes are computed here from DESIGN.md's wire format by a second,
 deliberately naive implementation (a list of bits), independent of
 libbitsift's C code: the replay test checks one against the other.
 
-    python3 tests/make_vectors.py [OUTDIR_ROOT]     (default: tests/)
+    python3 tests/vectors/make_vectors.py [OUTDIR_ROOT]  (default: tests/vectors/)
 """
 import json
 import os
@@ -464,7 +464,7 @@ def hostile():
 
 def wrong():
     """Vectors that are WRONG on purpose, one flaw each: the replayer must
-    report every one of them as failing (tests/replay-selftest.sh)."""
+    report every one of them as failing (tests/vectors/replay-selftest.sh)."""
     out = []
     base = streams()[0]
 
@@ -539,6 +539,6 @@ def write(dirname, vectors):
 
 if __name__ == '__main__':
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
-    write(os.path.join(root, 'vectors'), streams() + packets())
-    write(os.path.join(root, 'vectors-hostile'), hostile())
-    write(os.path.join(root, 'vectors-wrong'), wrong())
+    write(os.path.join(root, 'handmade'), streams() + packets())
+    write(os.path.join(root, 'hostile'), hostile())
+    write(os.path.join(root, 'wrong'), wrong())

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/gen-c-name-paths.sh -- the name of gen c's and gen fuzz's files
+# tests/gen-c/name-paths.sh -- the name of gen c's and gen fuzz's files
 # (--name, or the protocol's name) is checked before anything is made: a
 # name that is not a C identifier ('a/b', '../x', '', '/abs', 'a.b', ...)
 # is refused with exit status 2 and a message about the name, and the

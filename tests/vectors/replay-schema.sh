@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # replay-schema.sh -- the reference vectors through the schema path. For
-# every vector of $VECTORS_DIR (or of the directory given), tests/vector-schema
+# every vector of $VECTORS_DIR (or of the directory given), tests/vectors/vector-schema
 # writes a schema of its ops and its bytes; then
 #   decode  `bitsift decode -F json` reads the bytes with that schema and
-#           tests/vector-schema checks the record against the reference:
+#           tests/vectors/vector-schema checks the record against the reference:
 #           every value equal, every reject refused at the same field with
 #           the same kind, every corrupt packet refused by its CRC;
 #   encode  for a valid vector (stream, packet), `bitsift encode` writes
@@ -16,7 +16,7 @@ set -u
 : "${top_builddir:=.}"
 builddir=$(cd "$top_builddir" && pwd)
 bitsift=$builddir/src/bitsift
-tool=$builddir/tests/vector-schema
+tool=$builddir/tests/vectors/vector-schema
 dir=${1:-${VECTORS_DIR:-}}
 if [ -z "$dir" ] || [ ! -d "$dir" ]; then
     if [ $# -gt 0 ]; then

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/gen-c-names.sh -- the class guard of gen c's naming rule (the rule:
+# tests/gen-c/names.sh -- the class guard of gen c's naming rule (the rule:
 # lib/gen_c_names.c, gen_c_name; its lists: lib/gen_c_names.h). Every keyword and
 # reserved word of C11, C23 and C++20, the GNU and Clang keywords, and
 # every macro that gcc, clang, g++ and clang++ print (-dM -E) for the
