@@ -81,7 +81,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static uint8_t packet[MAX_PACKET], again[MAX_PACKET];
 static bitsift_tree *trees[64], *checks[64];
 
-/* Is the field of this value one whose range the encoder must enforce? */
+/* Is the field of this value one whose range the encoder must enforce?
+ * By field type, not value kind: the range is a parameter of the type
+ * (bits(n), int(min, max), an enum, a length), which other types of the
+ * same kinds lack. */
 static bool ranged_field(const bitsift_schema *s, const bitsift_node *n)
 {
     bitsift_field_info info;
@@ -110,7 +113,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* Is the field of this value a plain float or double, not quantized (a
- * compressed float, a quaternion component)? */
+ * compressed float, a quaternion component)? By field type, not value
+ * kind: a quantized float's value is a FLOAT too. */
 static bool exact_float(const bitsift_schema *s, const bitsift_node *n)
 {
     bitsift_field_info info;

@@ -6,7 +6,9 @@
  *
  * An input is a sequence of ops: one byte op code (taken modulo
  * OP_COUNT), then the op's parameters; the rest of the input is the data
- * the ops read (see fuzz_reader.c).
+ * the ops read (see fuzz_reader.c). The ops are the bit layer's
+ * primitives and calls, not the schema's field types or value kinds: the
+ * seeds' bytes depend on this order.
  */
 #ifndef BITSIFT_FUZZ_READER_OPS_H
 #define BITSIFT_FUZZ_READER_OPS_H

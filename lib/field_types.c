@@ -24,36 +24,40 @@ const char *field_keyword(enum op_code code)
 
 const char *bitsift_field_type_name(bitsift_field_type t)
 {
-    static const char *const names[BITSIFT_FIELD_TYPE_COUNT] = {
-        "bits",
-        "bool",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "int",
-        "float",
-        "double",
-        "compressed_float",
-        "bytes",
-        "string",
-        "align",
-        "check",
-        "int_relative",
-        "object_index",
-        "sequence_relative",
-        "ack_relative",
-        "enum",
-        "struct",
-        "array",
-        "vector",
-        "quaternion",
-        "prefix",
-        "crc",
-        "type",
-        "end_check",
+    static const char *const names[] = {
+        [BITSIFT_FIELD_BITS] = "bits",
+        [BITSIFT_FIELD_BOOL] = "bool",
+        [BITSIFT_FIELD_UINT8] = "uint8",
+        [BITSIFT_FIELD_UINT16] = "uint16",
+        [BITSIFT_FIELD_UINT32] = "uint32",
+        [BITSIFT_FIELD_UINT64] = "uint64",
+        [BITSIFT_FIELD_INT] = "int",
+        [BITSIFT_FIELD_FLOAT] = "float",
+        [BITSIFT_FIELD_DOUBLE] = "double",
+        [BITSIFT_FIELD_COMPRESSED_FLOAT] = "compressed_float",
+        [BITSIFT_FIELD_BYTES] = "bytes",
+        [BITSIFT_FIELD_STRING] = "string",
+        [BITSIFT_FIELD_ALIGN] = "align",
+        [BITSIFT_FIELD_CHECK] = "check",
+        [BITSIFT_FIELD_INT_RELATIVE] = "int_relative",
+        [BITSIFT_FIELD_OBJECT_INDEX] = "object_index",
+        [BITSIFT_FIELD_SEQUENCE_RELATIVE] = "sequence_relative",
+        [BITSIFT_FIELD_ACK_RELATIVE] = "ack_relative",
+        [BITSIFT_FIELD_ENUM] = "enum",
+        [BITSIFT_FIELD_STRUCT] = "struct",
+        [BITSIFT_FIELD_ARRAY] = "array",
+        [BITSIFT_FIELD_VECTOR] = "vector",
+        [BITSIFT_FIELD_QUATERNION] = "quaternion",
+        [BITSIFT_FIELD_PREFIX] = "prefix",
+        [BITSIFT_FIELD_CRC] = "crc",
+        [BITSIFT_FIELD_PACKET_TYPE] = "type",
+        [BITSIFT_FIELD_END_CHECK] = "end_check",
     };
-    if ((unsigned)t >= BITSIFT_FIELD_TYPE_COUNT)
+    /* New types go at the end of the enum (their numbers are ABI): one
+     * added without a name here fails to compile. */
+    _Static_assert(sizeof names / sizeof names[0] == BITSIFT_FIELD_TYPE_COUNT,
+                   "a name for every bitsift_field_type");
+    if ((unsigned)t >= BITSIFT_FIELD_TYPE_COUNT || !names[t])
         return "unknown";
     return names[t];
 }
@@ -203,9 +207,7 @@ unsigned field_raw_windows(const bitsift_schema *s, const struct schema_op *op,
 {
     uint64_t width, unused;
     field_size(op, &width, &unused);
-    bitsift_value_kind kind = schema_value_kind(op);
-    *keeps_value = kind == BITSIFT_VALUE_UINT || kind == BITSIFT_VALUE_BOOL ||
-                   kind == BITSIFT_VALUE_INT || kind == BITSIFT_VALUE_ENUM;
+    *keeps_value = value_kind_is_integer(schema_value_kind(op));
     switch (raw_of((enum op_code)op->code)) {
     case RAW_ANY:
         if (width < 1 || width > FIELD_WINDOW_MAX)

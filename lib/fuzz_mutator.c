@@ -327,43 +327,38 @@ static bool add_missing_field(const bitsift_schema *s, bitsift_tree *t, const ch
     bitsift_value v;
     memset(&v, 0, sizeof v);
     uint64_t r = ((uint64_t)next_random(x) << 32) | next_random(x);
-    switch (info.type) {
-    case BITSIFT_FIELD_BOOL:
-        v.kind = BITSIFT_VALUE_BOOL;
+    v.kind = bitsift_schema_field_value_kind(s, (unsigned)id);
+    switch (v.kind) {
+    case BITSIFT_VALUE_BOOL:
         v.b = r & 1;
         break;
-    case BITSIFT_FIELD_INT:
-    case BITSIFT_FIELD_ENUM:
-    case BITSIFT_FIELD_INT_RELATIVE:
-    case BITSIFT_FIELD_OBJECT_INDEX: {
+    case BITSIFT_VALUE_INT:
+    case BITSIFT_VALUE_ENUM: {
         uint64_t span = (uint64_t)info.max - (uint64_t)info.min;
-        v.kind = info.type == BITSIFT_FIELD_ENUM ? BITSIFT_VALUE_ENUM : BITSIFT_VALUE_INT;
         v.i = (int64_t)((uint64_t)info.min + (span == UINT64_MAX ? r : r % (span + 1)));
-        if (info.type == BITSIFT_FIELD_ENUM && !bitsift_schema_enum_name(s, (unsigned)id, v.i))
+        if (v.kind == BITSIFT_VALUE_ENUM && !bitsift_schema_enum_name(s, (unsigned)id, v.i))
             v.i = info.min;
         break;
     }
-    case BITSIFT_FIELD_BITS:
-    case BITSIFT_FIELD_UINT8:
-    case BITSIFT_FIELD_UINT16:
-    case BITSIFT_FIELD_UINT32:
-    case BITSIFT_FIELD_UINT64:
-        v.kind = BITSIFT_VALUE_UINT;
+    case BITSIFT_VALUE_UINT:
+        /* Sequence and ack numbers (ladders from a base) and checks have
+         * no width to fill. */
+        if (!info.width)
+            return false;
         v.u = info.width >= 64 ? r : r & ((1ull << info.width) - 1);
         break;
-    case BITSIFT_FIELD_COMPRESSED_FLOAT:
-        v.kind = BITSIFT_VALUE_FLOAT;
-        v.f = info.fmin + (info.fmax - info.fmin) * (float)(r % 1024) / 1024.0f;
+    case BITSIFT_VALUE_FLOAT:
+        if (info.type == BITSIFT_FIELD_COMPRESSED_FLOAT)
+            v.f = info.fmin + (info.fmax - info.fmin) * (float)(r % 1024) / 1024.0f;
+        else
+            v.f = (float)(int)(r % 2048) - 1024.0f;
         break;
-    case BITSIFT_FIELD_FLOAT:
-        v.kind = BITSIFT_VALUE_FLOAT;
-        v.f = (float)(int)(r % 2048) - 1024.0f;
-        break;
-    case BITSIFT_FIELD_DOUBLE:
-        v.kind = BITSIFT_VALUE_DOUBLE;
+    case BITSIFT_VALUE_DOUBLE:
         v.d = (double)(int)(r % 2048) - 1024.0;
         break;
-    default:
+    case BITSIFT_VALUE_NONE:
+    case BITSIFT_VALUE_BYTES:
+    case BITSIFT_VALUE_STRING:
         return false;
     }
     return bitsift_node_add_value(t, parent, info.name, &v) != NULL;

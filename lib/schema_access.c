@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * schema_access.c -- the public read-only accessors of a compiled schema
- * (bitsift_schema_*, bitsift_field_type_name): names, framing, packet
- * types, sizes, fields, enum names and where fields are written.
+ * (bitsift_schema_*): names, framing, packet types, sizes, fields and
+ * the kind of their values, enum names and where fields are written.
  */
 #include <string.h>
 
@@ -71,6 +71,18 @@ bool bitsift_schema_field_info(const bitsift_schema *s, unsigned id, bitsift_fie
         return false;
     *info = s->fields[id].info;
     return true;
+}
+
+bitsift_value_kind bitsift_schema_field_value_kind(const bitsift_schema *s, unsigned id)
+{
+    if (id >= s->field_count)
+        return BITSIFT_VALUE_NONE;
+    const struct schema_op *op = &s->ops[s->fields[id].op];
+    if (op->field == (int32_t)id)
+        return schema_value_kind(op);
+    /* Smallest three's five parts share its op (compile_finish): the
+     * `largest` index that follows the quaternion, then four components. */
+    return id == (unsigned)op->field + 1 ? BITSIFT_VALUE_UINT : BITSIFT_VALUE_FLOAT;
 }
 
 const char *bitsift_schema_enum_name(const bitsift_schema *s, unsigned id, int64_t value)

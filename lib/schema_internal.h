@@ -402,8 +402,15 @@ static inline void schema_take_branch(const bitsift_schema *s, uint32_t i, int64
         schema_skip_defaults(s, i + 1, op->else_start, slots);
 }
 
-/* The kind of value a leaf op holds. */
+/* The kind of value a leaf op holds (the table's value column). */
 bitsift_value_kind schema_value_kind(const struct schema_op *op);
+/* Whether values of this kind are integers: what a slot keeps, and what
+ * a reference, a value constraint or a condition takes. */
+static inline bool value_kind_is_integer(bitsift_value_kind kind)
+{
+    return kind == BITSIFT_VALUE_UINT || kind == BITSIFT_VALUE_BOOL || kind == BITSIFT_VALUE_INT ||
+           kind == BITSIFT_VALUE_ENUM;
+}
 /* The value of an absent conditional field: its default, else zero. */
 bitsift_value schema_default(const struct schema_op *op);
 /* A value as a slot integer (bool, enum, uint as their integer). */

@@ -496,21 +496,11 @@ static bool declared_later(struct compiler *c, const struct token *name, size_t 
     return false;
 }
 
+/* The ops a reference, a condition or a value constraint may name. A
+ * check's value is an integer too, but it has no name to be named by. */
 static bool op_is_integer(const struct schema_op *op)
 {
-    switch (op->code) {
-    case OP_BITS:
-    case OP_BOOL:
-    case OP_INT:
-    case OP_ENUM:
-    case OP_INT_REL:
-    case OP_OBJ_INDEX:
-    case OP_SEQ_REL:
-    case OP_ACK_REL:
-        return true;
-    default:
-        return false;
-    }
+    return value_kind_is_integer(schema_value_kind(op));
 }
 
 /* field { . field } naming an earlier integer field; returns its op, or -1
@@ -1197,12 +1187,15 @@ static uint64_t element_min_bits(const struct schema_op *arr, uint64_t elem_min)
     }
 }
 
+/* A constant for the op, as its value kind (the table's value column)
+ * reads it; a range, a width and an enum's names check it further. */
 static bool parse_value(struct compiler *c, const struct schema_op *op, bitsift_value *v,
                         bool integer_only)
 {
     const struct token *t = peek(c);
+    bitsift_value_kind kind = schema_value_kind(op);
     memset(v, 0, sizeof *v);
-    if (op->code == OP_ENUM && t->kind == TOK_IDENT) {
+    if (kind == BITSIFT_VALUE_ENUM && t->kind == TOK_IDENT) {
         next(c);
         if (!schema_enum_value(c->s, op->enum_id, t->text, t->len, &v->i))
             return compile_error(c, t, "'%.*s' is not a value of enum '%s'",
@@ -1212,27 +1205,27 @@ static bool parse_value(struct compiler *c, const struct schema_op *op, bitsift_
         v->name = schema_enum_lookup(c->s, op->enum_id, v->i);
         return true;
     }
-    if (op->code == OP_BOOL && (tok_is(t, "true") || tok_is(t, "false"))) {
+    if (kind == BITSIFT_VALUE_BOOL && (tok_is(t, "true") || tok_is(t, "false"))) {
         next(c);
         v->kind = BITSIFT_VALUE_BOOL;
         v->b = tok_is(t, "true");
         v->i = v->b;
         return true;
     }
-    if (op->code == OP_FLOAT || op->code == OP_DOUBLE || op->code == OP_CFLOAT) {
+    if (kind == BITSIFT_VALUE_FLOAT || kind == BITSIFT_VALUE_DOUBLE) {
         if (integer_only)
             return compile_error(c, t, "value constraints need an integer field");
         double d;
         if (!parse_real(c, &d))
             return false;
-        v->kind = op->code == OP_DOUBLE ? BITSIFT_VALUE_DOUBLE : BITSIFT_VALUE_FLOAT;
-        if (op->code == OP_DOUBLE)
+        v->kind = kind;
+        if (kind == BITSIFT_VALUE_DOUBLE)
             v->d = d;
         else
             v->f = (float)d;
         return true;
     }
-    if (!op_is_integer(op))
+    if (!value_kind_is_integer(kind))
         return compile_error(c, t, "this field type takes no value here");
     int64_t i;
     if (op->code == OP_BITS && t->kind == TOK_INT) {
@@ -1247,31 +1240,20 @@ static bool parse_value(struct compiler *c, const struct schema_op *op, bitsift_
         if ((op->code == OP_INT || op->code == OP_ENUM) && (i < op->min || i > op->max))
             return compile_error(c, t, "value %lld outside the field's range %lld..%lld",
                                  (long long)i, (long long)op->min, (long long)op->max);
-        if (op->code == OP_BOOL && (i < 0 || i > 1))
+        if (kind == BITSIFT_VALUE_BOOL && (i < 0 || i > 1))
             return compile_error(c, t, "value %lld is not a bool", (long long)i);
         if (op->code == OP_BITS && i < 0)
             return compile_error(c, t, "value %lld is negative", (long long)i);
     }
     v->i = i;
-    switch (op->code) {
-    case OP_BOOL:
-        v->kind = BITSIFT_VALUE_BOOL, v->b = i != 0;
-        break;
-    case OP_BITS:
-    case OP_SEQ_REL:
-    case OP_ACK_REL:
-        v->kind = BITSIFT_VALUE_UINT, v->u = (uint64_t)i;
-        break;
-    case OP_ENUM:
-        v->kind = BITSIFT_VALUE_ENUM;
-        v->name = schema_enum_lookup(c->s, op->enum_id, i);
-        if (!v->name)
-            return compile_error(c, t, "%lld is not a value of enum '%s'", (long long)i,
-                                 c->s->enums[op->enum_id].name);
-        break;
-    default:
-        v->kind = BITSIFT_VALUE_INT;
-    }
+    v->kind = kind;
+    if (kind == BITSIFT_VALUE_BOOL)
+        v->b = i != 0;
+    else if (kind == BITSIFT_VALUE_UINT)
+        v->u = (uint64_t)i;
+    else if (kind == BITSIFT_VALUE_ENUM && !(v->name = schema_enum_lookup(c->s, op->enum_id, i)))
+        return compile_error(c, t, "%lld is not a value of enum '%s'", (long long)i,
+                             c->s->enums[op->enum_id].name);
     return true;
 }
 
@@ -1282,8 +1264,7 @@ static bool parse_constraints(struct compiler *c, int32_t opi)
         const struct token *t = peek(c);
         struct schema_op *op = &c->s->ops[opi];
         if (accept(c, TOK_EQ) || accept_word(c, "in")) {
-            if (op->code == OP_ARRAY || op->code == OP_STRUCT || op->code == OP_SMALLEST3 ||
-                !op_is_integer(op))
+            if (!op_is_integer(op))
                 return compile_error(c, t, "value constraints need an integer field");
             if (op->allowed_count)
                 return compile_error(c, t, "field already has a value constraint");
@@ -1315,8 +1296,9 @@ static bool parse_constraints(struct compiler *c, int32_t opi)
         if (accept_word(c, "default")) {
             if (c->cond_depth == 0)
                 return compile_error(c, t, "'default' only applies to a field inside an 'if'");
-            if (op->code == OP_ARRAY || op->code == OP_STRUCT || op->code == OP_SMALLEST3 ||
-                op->code == OP_BYTES || op->code == OP_STRING)
+            bitsift_value_kind kind = schema_value_kind(op);
+            if (kind == BITSIFT_VALUE_NONE || kind == BITSIFT_VALUE_BYTES ||
+                kind == BITSIFT_VALUE_STRING)
                 return compile_error(c, t, "this field type takes no default");
             if (!parse_value(c, op, &c->s->ops[opi].def, false))
                 return false;

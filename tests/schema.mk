@@ -148,3 +148,11 @@ tests_schema_plant_test_CPPFLAGS = $(lib_libbitsift_la_CPPFLAGS) -DBITSIFT_PLANT
 tests_schema_plant_test_CFLAGS = $(lib_libbitsift_la_CFLAGS)
 tests_schema_plant_test_LDADD = $(lib_libbitsift_la_LIBADD)
 TESTS += tests/schema/plant_test
+
+# bitsift_schema_field_value_kind against the kinds of the values decode
+# reports, field by field, over random packets of every schema.
+check_PROGRAMS += tests/schema/value_kinds
+tests_schema_value_kinds_SOURCES = tests/schema/value_kinds.c
+tests_schema_value_kinds_LDADD = lib/libbitsift.la
+TESTS += tests/schema/value-kinds.sh
+EXTRA_DIST += tests/schema/value-kinds.sh

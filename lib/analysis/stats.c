@@ -162,7 +162,9 @@ static void observe(struct stats_schema *s, const bitsift_event *ev)
 }
 
 /* The bits the field costs as declared and fitted to what was seen; false
- * when it is not a field a range can be fitted to. */
+ * when it is not a field a range can be fitted to. By field type, not value
+ * kind: what is fitted is the type's range parameter (int_relative and
+ * sequence numbers have none, a plain float no resolution). */
 static bool fit_range(const bitsift_field_info *info, const bitsift_observed *o,
                       unsigned *declared, unsigned *fitted)
 {

@@ -122,6 +122,20 @@ typedef enum bitsift_field_type {
 /* "bits", "bool", "uint8", ..., "quaternion", "crc"; "unknown" otherwise. */
 const char *bitsift_field_type_name(bitsift_field_type t);
 
+/* Which member of a value (bitsift_value, under Values) holds it; here,
+ * ahead of the values, so that a field can say its kind. */
+typedef enum bitsift_value_kind {
+    BITSIFT_VALUE_NONE = 0,   /* structs, arrays, align, absent */
+    BITSIFT_VALUE_BOOL = 1,   /* b */
+    BITSIFT_VALUE_UINT = 2,   /* u: bits, uintN, sequence/ack, check, crc */
+    BITSIFT_VALUE_INT = 3,    /* i: int, int_relative, object_index */
+    BITSIFT_VALUE_FLOAT = 4,  /* f: float, compressed float, components */
+    BITSIFT_VALUE_DOUBLE = 5, /* d */
+    BITSIFT_VALUE_BYTES = 6,  /* data, size */
+    BITSIFT_VALUE_STRING = 7, /* data, size: UTF-8 without NUL */
+    BITSIFT_VALUE_ENUM = 8    /* i, and name (NULL in a tree built by hand) */
+} bitsift_value_kind;
+
 /*
  * Every field of a compiled schema has a stable id 0..field_count-1 (a
  * struct used in two places has two sets of ids), so that tools can keep
@@ -149,6 +163,10 @@ unsigned bitsift_schema_field_count(const bitsift_schema *s);
 /* Fill *info for field `id`; false when id is out of range. The strings
  * live as long as the schema. */
 bool bitsift_schema_field_info(const bitsift_schema *s, unsigned id, bitsift_field_info *info);
+/* The kind of value field `id` holds in events and value trees (INT for an
+ * int, FLOAT for a compressed float or a quaternion's component, ...);
+ * BITSIFT_VALUE_NONE for structs, arrays, align and an id out of range. */
+bitsift_value_kind bitsift_schema_field_value_kind(const bitsift_schema *s, unsigned id);
 /* Name of value `value` of the enum field `id`; NULL when the field is not
  * an enum or the value has no name. */
 const char *bitsift_schema_enum_name(const bitsift_schema *s, unsigned id, int64_t value);
@@ -190,18 +208,6 @@ bool bitsift_schema_print(const bitsift_schema *s, FILE *out);
 /* ------------------------------------------------------------------ */
 /* Values                                                              */
 /* ------------------------------------------------------------------ */
-
-typedef enum bitsift_value_kind {
-    BITSIFT_VALUE_NONE = 0,   /* structs, arrays, align, absent */
-    BITSIFT_VALUE_BOOL = 1,   /* b */
-    BITSIFT_VALUE_UINT = 2,   /* u: bits, uintN, sequence/ack, check, crc */
-    BITSIFT_VALUE_INT = 3,    /* i: int, int_relative, object_index */
-    BITSIFT_VALUE_FLOAT = 4,  /* f: float, compressed float, components */
-    BITSIFT_VALUE_DOUBLE = 5, /* d */
-    BITSIFT_VALUE_BYTES = 6,  /* data, size */
-    BITSIFT_VALUE_STRING = 7, /* data, size: UTF-8 without NUL */
-    BITSIFT_VALUE_ENUM = 8    /* i, and name (NULL in a tree built by hand) */
-} bitsift_value_kind;
 
 typedef struct bitsift_value {
     bitsift_value_kind kind;

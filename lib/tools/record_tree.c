@@ -2,7 +2,7 @@
 /*
  * record_tree.c -- a record's "fields" (jansson's tree of the line) into a
  * value tree of its packet type, for bitsift_encode. A value's JSON kind
- * and the field's type in the schema decide together what it becomes:
+ * and the field's value kind in the schema decide together what it becomes:
  * hex text for bytes, a float32 read from its own text, an enum's name, a
  * uint64 above 2^63 kept exact (json_numbers.c left such numbers as text).
  * Sparse elements away from their position are {"@index": N, "@value": V}.
@@ -37,20 +37,20 @@ int record_paths_index(const bitsift_schema *s, struct record_paths *p)
     return 0;
 }
 
-int record_field_info_at(const bitsift_schema *s, const struct record_paths *p, unsigned type,
-                         const char *path, bitsift_field_info *info)
+/* The id of the field at `path` of packet type `type`, -1 when none. */
+static int field_id_at(const struct record_paths *p, unsigned type, const char *path)
 {
     struct record_path_entry key = {type, path, 0};
     const struct record_path_entry *e =
         bsearch(&key, p->entries, p->count, sizeof *p->entries, compare_entries);
-    return e && bitsift_schema_field_info(s, e->id, info) ? 0 : -1;
+    return e ? (int)e->id : -1;
 }
 
-static int field_type_at(const bitsift_schema *s, const struct record_paths *p, unsigned type,
-                         const char *path)
+int record_field_info_at(const bitsift_schema *s, const struct record_paths *p, unsigned type,
+                         const char *path, bitsift_field_info *info)
 {
-    bitsift_field_info info;
-    return record_field_info_at(s, p, type, path, &info) == 0 ? (int)info.type : -1;
+    int id = field_id_at(p, type, path);
+    return id >= 0 && bitsift_schema_field_info(s, (unsigned)id, info) ? 0 : -1;
 }
 
 struct build {
@@ -85,13 +85,17 @@ static int hex_value(char c)
 }
 
 /* A string value (a string field, an enum name, hex bytes, or a number
- * protected as text), read according to the schema's field type. */
-static int string_value(struct build *b, int type, const char *text, size_t size, bitsift_value *v,
+ * protected as text), read as the value kind of field `id` (-1: none). */
+static int string_value(struct build *b, int id, const char *text, size_t size, bitsift_value *v,
                         uint8_t **scratch)
 {
     memset(v, 0, sizeof *v);
-    switch (type) {
-    case BITSIFT_FIELD_BYTES: {
+    bitsift_field_info info = {0};
+    bitsift_value_kind kind = BITSIFT_VALUE_NONE;
+    if (id >= 0 && bitsift_schema_field_info(b->schema, (unsigned)id, &info))
+        kind = bitsift_schema_field_value_kind(b->schema, (unsigned)id);
+    switch (kind) {
+    case BITSIFT_VALUE_BYTES: {
         if (size % 2)
             return fail_build(b, "bytes must be an even number of hex digits");
         uint8_t *bytes = malloc(size / 2 + 1);
@@ -111,8 +115,7 @@ static int string_value(struct build *b, int type, const char *text, size_t size
         v->size = size / 2;
         return 0;
     }
-    case BITSIFT_FIELD_FLOAT:
-    case BITSIFT_FIELD_COMPRESSED_FLOAT:
+    case BITSIFT_VALUE_FLOAT:
         v->kind = BITSIFT_VALUE_FLOAT;
         if (parse_float32(text, &v->f) == 0)
             return 0;
@@ -121,7 +124,7 @@ static int string_value(struct build *b, int type, const char *text, size_t size
             return 0;
         }
         return fail_build(b, "not a float");
-    case BITSIFT_FIELD_DOUBLE:
+    case BITSIFT_VALUE_DOUBLE:
         v->kind = BITSIFT_VALUE_DOUBLE;
         if (parse_float64(text, &v->d) == 0)
             return 0;
@@ -130,32 +133,25 @@ static int string_value(struct build *b, int type, const char *text, size_t size
             return 0;
         }
         return fail_build(b, "not a double");
-    case BITSIFT_FIELD_STRING:
-    case BITSIFT_FIELD_ENUM:
+    case BITSIFT_VALUE_STRING:
+    case BITSIFT_VALUE_ENUM:
         v->kind = BITSIFT_VALUE_STRING;
         v->data = (const uint8_t *)text;
         v->size = size;
         return 0;
-    case BITSIFT_FIELD_BITS:
-    case BITSIFT_FIELD_BOOL:
-    case BITSIFT_FIELD_UINT8:
-    case BITSIFT_FIELD_UINT16:
-    case BITSIFT_FIELD_UINT32:
-    case BITSIFT_FIELD_UINT64:
-    case BITSIFT_FIELD_INT:
-    case BITSIFT_FIELD_INT_RELATIVE:
-    case BITSIFT_FIELD_OBJECT_INDEX:
-    case BITSIFT_FIELD_SEQUENCE_RELATIVE:
-    case BITSIFT_FIELD_ACK_RELATIVE:
+    case BITSIFT_VALUE_BOOL:
+    case BITSIFT_VALUE_UINT:
+    case BITSIFT_VALUE_INT:
         /* A real (1e5, 3.0) is not an integer: through a double it would
-         * round above 2^53, and decode never prints an integer that way. */
-        if (strpbrk(text, ".eE")) {
+         * round above 2^53, and decode never prints an integer that way.
+         * A check's value is the schema's: the encoder reads none. */
+        if (info.type != BITSIFT_FIELD_CHECK && strpbrk(text, ".eE")) {
             char what[96];
             snprintf(what, sizeof what, "an integer field takes an integer, not %.40s", text);
             return fail_build(b, what);
         }
         break;
-    default:
+    case BITSIFT_VALUE_NONE:
         break;
     }
     /* Integers beyond int64 (protected), or a field the schema does not
@@ -261,7 +257,7 @@ static int build_node(struct build *b, bitsift_node *parent, const char *name, j
         bitsift_value v;
         memset(&v, 0, sizeof v);
         uint8_t *scratch = NULL;
-        int type = field_type_at(b->schema, b->paths, b->type, b->path);
+        int id = field_id_at(b->paths, b->type, b->path);
         if (json_is_boolean(j)) {
             v.kind = BITSIFT_VALUE_BOOL;
             v.b = json_is_true(j);
@@ -269,7 +265,7 @@ static int build_node(struct build *b, bitsift_node *parent, const char *name, j
             v.kind = BITSIFT_VALUE_INT;
             v.i = json_integer_value(j);
         } else if (json_is_string(j)) {
-            r = string_value(b, type, json_string_value(j), json_string_length(j), &v, &scratch);
+            r = string_value(b, id, json_string_value(j), json_string_length(j), &v, &scratch);
         } else if (json_is_null(j)) {
             r = fail_build(b, "null is not a value");
         } else {
