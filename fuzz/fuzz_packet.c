@@ -42,7 +42,7 @@
  * Every cross-check on every input would be fifteen decodes an input, four
  * times the time of one visitor decode and one cross-check; a
  * disagreement between two paths shows on many inputs of a run, and
- * fuzz/planted-disagreement.test shows each one still caught within its
+ * fuzz/tests/planted-disagreement.test shows each one still caught within its
  * budget of runs. The replay program (replay_main.c: make check, the
  * coverage build) runs every cross-check on every input, so that a saved
  * input keeps every check whatever its hash.

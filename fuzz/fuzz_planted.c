@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fuzz_planted.c -- TEST-ONLY target with a deliberately planted bug
- * behind the CRC gate. It exists to prove that the CRC-aware ways of
- * fuzzing work (fuzz/planted.test, run by `make fuzz-smoke`); it is not a
- * harness of libbitsift and is not shipped to OSS-Fuzz.
+ * fuzz_planted.c -- TEST-ONLY target with a deliberately planted bug behind
+ * the CRC gate. It exists to prove that the CRC-aware ways of fuzzing work
+ * (fuzz/tests/planted.test, run by `make fuzz-smoke`); it is not a harness
+ * of libbitsift and is not shipped to OSS-Fuzz.
  *
  * The toy protocol, framed like every bitsift packet:
  *

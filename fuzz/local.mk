@@ -17,37 +17,39 @@
 
 # The harnesses, their sources and libraries: fuzz/targets.list, from which
 # fuzz/targets.mk (replay and libFuzzer programs, FUZZ_TARGETS...) is
-# generated and which the build scripts read (fuzz/targets.sh).
+# generated and which the build scripts read (fuzz/scripts/targets.sh).
 include $(srcdir)/fuzz/targets.mk
-FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz -I$(srcdir)/src
+FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/fuzz/support -I$(srcdir)/src
 
-$(srcdir)/fuzz/targets.mk: $(srcdir)/fuzz/targets.list $(srcdir)/fuzz/targets.sh \
-		$(srcdir)/fuzz/targets-mk.sh
-	$(AM_V_GEN)$(SHELL) $(srcdir)/fuzz/targets-mk.sh $(srcdir) >$@.tmp && \
+$(srcdir)/fuzz/targets.mk: $(srcdir)/fuzz/targets.list $(srcdir)/fuzz/scripts/targets.sh \
+		$(srcdir)/fuzz/scripts/targets-mk.sh
+	$(AM_V_GEN)$(SHELL) $(srcdir)/fuzz/scripts/targets-mk.sh $(srcdir) >$@.tmp && \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; touch $@; else mv $@.tmp $@; fi
-TESTS += fuzz/check-targets.sh
+TESTS += fuzz/tests/check-targets.sh
 # Every harness silent over its corpus (its replay program, built above).
-TESTS += fuzz/check-silent.sh
+TESTS += fuzz/tests/check-silent.sh
 
-noinst_HEADERS += fuzz/reseal.h fuzz/packet_schemas.h \
-	fuzz/reader_ops.h fuzz/validate_check.h fuzz/frame_log.h fuzz/check_choice.h
+noinst_HEADERS += fuzz/support/reseal.h fuzz/support/packet_schemas.h fuzz/support/reader_ops.h \
+	fuzz/support/validate_check.h fuzz/support/frame_log.h fuzz/support/check_choice.h
 
 # The example schemas the packet harnesses carry (packet_schemas.h).
 FUZZ_BUNDLED_SCHEMAS = examples/shooter.bss examples/article.bss examples/scenes.bss \
 	examples/robocat.bss
-fuzz/bundled_schemas.c: $(srcdir)/fuzz/embed-schemas.sh $(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
-	$(AM_V_GEN)$(MKDIR_P) fuzz && \
-	$(SHELL) $(srcdir)/fuzz/embed-schemas.sh $(srcdir) $(FUZZ_BUNDLED_SCHEMAS) >$@.tmp && \
+fuzz/support/bundled_schemas.c: $(srcdir)/fuzz/scripts/embed-schemas.sh $(FUZZ_BUNDLED_SCHEMAS:%=$(srcdir)/%)
+	$(AM_V_GEN)$(MKDIR_P) fuzz/support && \
+	$(SHELL) $(srcdir)/fuzz/scripts/embed-schemas.sh $(srcdir) $(FUZZ_BUNDLED_SCHEMAS) >$@.tmp && \
 	mv $@.tmp $@
-CLEANFILES += fuzz/bundled_schemas.c
+CLEANFILES += fuzz/support/bundled_schemas.c
 
-FUZZ_DIST_FILES = fuzz/targets.list fuzz/seed-sources.list fuzz/targets.sh fuzz/targets-mk.sh fuzz/check-targets.sh \
-	fuzz/check-silent.sh fuzz/embed-schemas.sh fuzz/smoke.sh fuzz/planted.test fuzz/example.test \
-	fuzz/planted-disagreement.test fuzz/bench.sh fuzz/afl.sh fuzz/coverage.sh \
-	fuzz/coverage-floor fuzz/schema-error-seeds.sh fuzz/oss-fuzz-build.sh fuzz/oss-fuzz-test.sh \
-	fuzz/afl_driver.c fuzz/afl_crc_mutator.c
+FUZZ_DIST_FILES = fuzz/targets.list fuzz/seed-sources.list fuzz/coverage-floor \
+	fuzz/scripts/targets.sh fuzz/scripts/targets-mk.sh fuzz/scripts/embed-schemas.sh \
+	fuzz/scripts/smoke.sh fuzz/scripts/bench.sh fuzz/scripts/afl.sh fuzz/scripts/coverage.sh \
+	fuzz/scripts/schema-error-seeds.sh fuzz/scripts/oss-fuzz-build.sh fuzz/scripts/oss-fuzz-test.sh \
+	fuzz/support/afl_driver.c fuzz/support/afl_crc_mutator.c \
+	fuzz/tests/check-targets.sh fuzz/tests/check-silent.sh fuzz/tests/planted.test \
+	fuzz/tests/example.test fuzz/tests/planted-disagreement.test
 EXTRA_DIST += $(FUZZ_DIST_FILES) fuzz/README.md fuzz/regressions
-EXTRA_DIST += fuzz/gen-fuzz.test
+EXTRA_DIST += fuzz/tests/gen-fuzz.test
 # ClusterFuzzLite: configuration only (fuzz/README.md, "Long campaigns").
 EXTRA_DIST += .clusterfuzzlite/Dockerfile .clusterfuzzlite/build.sh .clusterfuzzlite/project.yaml \
 	.github/workflows/cflite.yml
@@ -55,14 +57,14 @@ EXTRA_DIST += .clusterfuzzlite/Dockerfile .clusterfuzzlite/build.sh .clusterfuzz
 ## -- Seed generator --------------------------------------------------------
 
 noinst_PROGRAMS += fuzz/seedgen
-fuzz_seedgen_SOURCES = fuzz/seedgen.c
+fuzz_seedgen_SOURCES = fuzz/support/seedgen.c
 fuzz_seedgen_LDADD = lib/libbitsift.la
 
 # fuzz_schema's valid seeds, the example and test schemas, are not copied
 # into corpus/: fuzz/seed-sources.list names them where they are.
 fuzz-seeds: fuzz/seedgen$(EXEEXT) fuzz/randomgen$(EXEEXT) src/bitsift$(EXEEXT)
 	$(builddir)/fuzz/seedgen $(srcdir)/corpus
-	$(SHELL) $(srcdir)/fuzz/schema-error-seeds.sh $(srcdir)/corpus/fuzz_schema
+	$(SHELL) $(srcdir)/fuzz/scripts/schema-error-seeds.sh $(srcdir)/corpus/fuzz_schema
 	$(MKDIR_P) $(srcdir)/corpus/fuzz_packet $(srcdir)/corpus/fuzz_roundtrip
 	for f in $(FUZZ_BUNDLED_SCHEMAS); do \
 		$(builddir)/src/bitsift seeds -q -s $(srcdir)/$$f -o $(srcdir)/corpus/fuzz_packet && \
@@ -135,19 +137,19 @@ fuzz: $(BUILT_SOURCES)
 	$(MAKE) $(AM_MAKEFLAGS) $(FUZZ_BINARIES) src/bitsift$(EXEEXT)
 
 fuzz-smoke: fuzz
-	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/smoke.sh
-	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/planted.test
-	$(FUZZ_RUN_ENV) CC='$(CC)' MAKE='$(MAKE)' $(SHELL) $(srcdir)/fuzz/example.test
+	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/scripts/smoke.sh
+	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/tests/planted.test
+	$(FUZZ_RUN_ENV) CC='$(CC)' MAKE='$(MAKE)' $(SHELL) $(srcdir)/fuzz/tests/example.test
 	$(FUZZ_BUILD_ENV) FUZZ_VARIANTS='$(FUZZ_VARIANTS)' CFLAGS='$(CFLAGS)' \
 		FUZZ_ENGINE_LDFLAGS='$(FUZZ_ENGINE_LDFLAGS)' \
-		$(SHELL) $(srcdir)/fuzz/planted-disagreement.test
-	$(FUZZ_RUN_ENV) CC='$(CC)' CFLAGS='$(CFLAGS)' FUZZ_ENGINE_LDFLAGS='$(FUZZ_ENGINE_LDFLAGS)' $(SHELL) $(srcdir)/fuzz/gen-fuzz.test
+		$(SHELL) $(srcdir)/fuzz/tests/planted-disagreement.test
+	$(FUZZ_RUN_ENV) CC='$(CC)' CFLAGS='$(CFLAGS)' FUZZ_ENGINE_LDFLAGS='$(FUZZ_ENGINE_LDFLAGS)' $(SHELL) $(srcdir)/fuzz/tests/gen-fuzz.test
 
 # Executions per second of the packet, round-trip, encode and schema
-# harnesses (fuzz/bench.sh): a benchmark, reported in docs/performance.md,
+# harnesses (fuzz/scripts/bench.sh): a benchmark, reported in docs/performance.md,
 # not a test.
 fuzz-bench: fuzz
-	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/bench.sh
+	$(FUZZ_RUN_ENV) $(SHELL) $(srcdir)/fuzz/scripts/bench.sh
 else
 # A build configured without --enable-fuzzing (the quick start's) cannot
 # also hold the clang build: its objects would be found through VPATH and
@@ -182,15 +184,15 @@ FUZZ_BUILD_ENV = srcdir='$(srcdir)' builddir='$(builddir)' top_builddir='$(top_b
 
 # The generated sources the scripts compile: BUILT_SOURCES covers only
 # all, check and install.
-fuzz-generated: fuzz/bundled_schemas.c $(BUILT_SOURCES)
+fuzz-generated: fuzz/support/bundled_schemas.c $(BUILT_SOURCES)
 
 fuzz-afl: fuzz-generated
-	$(FUZZ_BUILD_ENV) $(SHELL) $(srcdir)/fuzz/afl.sh
+	$(FUZZ_BUILD_ENV) $(SHELL) $(srcdir)/fuzz/scripts/afl.sh
 
 coverage: fuzz-generated
-	$(FUZZ_BUILD_ENV) $(SHELL) $(srcdir)/fuzz/coverage.sh
+	$(FUZZ_BUILD_ENV) $(SHELL) $(srcdir)/fuzz/scripts/coverage.sh
 
-# fuzz/oss-fuzz-build.sh as OSS-Fuzz runs it, on a fresh copy of the tree
+# fuzz/scripts/oss-fuzz-build.sh as OSS-Fuzz runs it, on a fresh copy of the tree
 # (a git checkout's files, or the distribution's), then every target over
 # its seed corpus zip.
 FUZZ_OSS_WORK = fuzz/oss-fuzz-work
@@ -202,7 +204,7 @@ fuzz-oss-fuzz:
 	else \
 		$(MAKE) $(AM_MAKEFLAGS) distdir distdir=$(FUZZ_OSS_WORK)/src/bitsift; \
 	fi
-	$(SHELL) $(srcdir)/fuzz/oss-fuzz-test.sh $(FUZZ_OSS_WORK)
+	$(SHELL) $(srcdir)/fuzz/scripts/oss-fuzz-test.sh $(FUZZ_OSS_WORK)
 
 clean-local: clean-fuzz
 clean-fuzz:
@@ -214,20 +216,21 @@ clean-fuzz:
 
 ## -- Unit test of the AFL++ post-processor ----------------------------------
 
-check_PROGRAMS += fuzz/test_afl_crc_mutator
-TESTS += fuzz/test_afl_crc_mutator
-fuzz_test_afl_crc_mutator_SOURCES = fuzz/test_afl_crc_mutator.c fuzz/afl_crc_mutator.c \
-	fuzz/fuzz_planted.c
-fuzz_test_afl_crc_mutator_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
+check_PROGRAMS += fuzz/tests/test_afl_crc_mutator
+TESTS += fuzz/tests/test_afl_crc_mutator
+fuzz_tests_test_afl_crc_mutator_SOURCES = fuzz/tests/test_afl_crc_mutator.c \
+	fuzz/support/afl_crc_mutator.c fuzz/fuzz_planted.c
+fuzz_tests_test_afl_crc_mutator_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_tests_test_afl_crc_mutator_LDADD = lib/libbitsift-fuzz.la lib/libbitsift.la
 
 ## -- The random-tree seeds of fuzz_roundtrip (valid packets of every type
 ## come from `bitsift seeds`) ---------------------------------------------
 
 noinst_PROGRAMS += fuzz/randomgen
-fuzz_randomgen_SOURCES = fuzz/randomgen.c
+fuzz_randomgen_SOURCES = fuzz/support/randomgen.c
 fuzz_randomgen_LDADD = lib/libbitsift.la
 
-## -- For fuzz/oss-fuzz-build.sh ---------------------------------------------
+## -- For fuzz/scripts/oss-fuzz-build.sh -------------------------------------
 
 fuzz-print-build:
 	@echo "LIB_SOURCES='$(lib_libbitsift_la_SOURCES) $(BITSIFT_FUZZ_KIT_SOURCES)'"

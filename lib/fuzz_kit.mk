@@ -50,7 +50,7 @@ lib/bitsift-fuzz-src.pc: $(srcdir)/lib/bitsift-fuzz-src.pc.in Makefile
 		$(srcdir)/lib/bitsift-fuzz-src.pc.in >$@.tmp && mv $@.tmp $@
 CLEANFILES += lib/bitsift-fuzz-src.pc
 
-# The kit's worked example (built by fuzz/example.test in `make fuzz-smoke`).
+# The kit's worked example (built by fuzz/tests/example.test in `make fuzz-smoke`).
 EXTRA_DIST += examples/fuzz-game/Makefile examples/fuzz-game/game.bss \
 	examples/fuzz-game/game_reader.c examples/fuzz-game/game_reader.h \
 	examples/fuzz-game/fuzz_game.c

@@ -439,7 +439,7 @@ static inline bool schema_decode_args_ok(const bitsift_schema *s, const void *pa
  * makes one of the four decoding paths -- the visitor, the tree, the
  * validation program, the op interpreter, named by the environment
  * variable BITSIFT_PLANTED_PATH (visitor, tree, program, interpreter) --
- * report one bit more for the valid packets of 1 mod 3 bits, so that fuzz/planted-disagreement.test can show that
+ * report one bit more for the valid packets of 1 mod 3 bits, so that fuzz/tests/planted-disagreement.test can show that
  * the differential harnesses catch a disagreement between them. Nothing
  * of it exists in a normal build.
  */

@@ -28,7 +28,7 @@ tests_cli_test_decap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_cli_test_decap_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cli_test_decap_LDADD = $(CMOCKA_LIBS)
 tests_cli_test_capture_SOURCES = tests/cli/test_capture.c src/io/capture.c src/io/classic_pcap.c src/io/file_window.c src/io/decap.c
-tests_cli_test_capture_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/fuzz
+tests_cli_test_capture_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/fuzz/support
 tests_cli_test_capture_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(PCAP_CFLAGS)
 tests_cli_test_capture_LDADD = $(CMOCKA_LIBS) $(PCAP_LIBS)
 # The float texts are read back by libbitsift-tools' record reader (not exported).

@@ -108,7 +108,7 @@ EXTRA_DIST += \
 # The validation program against the op interpreter (lib/schema_validate.c).
 check_PROGRAMS += tests/schema/validate_diff
 tests_schema_validate_diff_SOURCES = tests/schema/validate_diff.c
-tests_schema_validate_diff_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/fuzz
+tests_schema_validate_diff_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/fuzz/support
 tests_schema_validate_diff_LDADD = lib/libbitsift.la
 TESTS += tests/schema/validate_diff
 
@@ -139,7 +139,7 @@ tests_schema_boundary_test_asan_LDFLAGS = $(TEST_ASAN_FLAGS)
 tests_schema_boundary_test_asan_LDADD = $(lib_libbitsift_la_LIBADD)
 TESTS += tests/schema/boundary_test_asan
 
-# The planted disagreement of fuzz/planted-disagreement.test, over a copy
+# The planted disagreement of fuzz/tests/planted-disagreement.test, over a copy
 # of the library built with it: the named path alone reports one bit more.
 check_PROGRAMS += tests/schema/plant_test
 tests_schema_plant_test_SOURCES = tests/schema/plant_test.c $(lib_libbitsift_la_SOURCES)

@@ -6,7 +6,7 @@
  * tree, program, interpreter), that path and no other reports one bit
  * more for a valid packet of 1 mod 3 bits, and nothing changes for the
  * other packets; with no path, or a name that is none of them, no path
- * does. fuzz/planted-disagreement.test relies on it to show that the
+ * does. fuzz/tests/planted-disagreement.test relies on it to show that the
  * differential harnesses catch a disagreement; this checks the plant
  * without a fuzzer. Each setting runs in a child process, as the library
  * reads the variable once. TAP output.

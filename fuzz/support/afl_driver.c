@@ -5,8 +5,8 @@
  * up to PERSISTENT_RUNS inputs handed over in memory by afl-fuzz, which is
  * one to two orders of magnitude faster than a fork per input.
  *
- * Compiled by fuzz/afl.sh with afl-clang-fast (which defines the __AFL_*
- * macros), once plainly and once with AFL_LLVM_CMPLOG=1 for the cmplog
+ * Compiled by fuzz/scripts/afl.sh with afl-clang-fast (which defines the
+ * __AFL_* macros), once plainly and once with AFL_LLVM_CMPLOG=1 for the cmplog
  * binary given to afl-fuzz -c. Outside afl-clang-fast it falls back to
  * reading one input from standard input or a file, so that a crash file
  * replays with the same binary: ./fuzz_reader.afl < crash.

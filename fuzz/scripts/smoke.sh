@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/smoke.sh -- `make fuzz-smoke`: run every libFuzzer harness for a
-# fixed number of runs with a fixed seed (deterministic, a few seconds
+# fuzz/scripts/smoke.sh -- `make fuzz-smoke`: run every libFuzzer harness
+# for a fixed number of runs with a fixed seed (deterministic, a few seconds
 # each) and fail on any crash, leak, timeout or out-of-memory, or when the
 # harness prints anything of its own: the log may hold libFuzzer's lines
-# only (fuzz/check-silent.sh holds the replay programs of make check to
-# the same over the seeds; here it is the mutated inputs).
+# only (fuzz/tests/check-silent.sh holds the replay programs of make check
+# to the same over the seeds; here it is the mutated inputs).
 #
 # Each run works in its own scratch directory under
 # $builddir/fuzz/smoke-work/<name>/: new inputs go to its corpus/, findings
@@ -24,7 +24,7 @@ runs=${FUZZ_SMOKE_RUNS:-30000}
 seed=${FUZZ_SMOKE_SEED:-1}
 work=$builddir/fuzz/smoke-work
 status=0
-. "$srcdir/fuzz/targets.sh"
+. "$srcdir/fuzz/scripts/targets.sh"
 
 # The value of `key` in the [libfuzzer] section of an OSS-Fuzz .options file.
 option() {

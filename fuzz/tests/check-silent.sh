@@ -1,18 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/check-silent.sh -- every fuzz harness is silent: run over its seed
-# corpus and regression inputs (its replay program with no arguments, as
-# `make check` runs it), it writes nothing to stderr and nothing to stdout
-# but the replay driver's own TAP lines. A harness that prints what it
-# refuses fills a fuzzing campaign's log (a 15-minute fuzz_encode run wrote
-# 371 MB of "not a JSON object" lines) and spends its time in stdio and
-# write(2); one that must say something about a failed check says it, then
-# aborts. The harnesses come from fuzz/targets.list, so a new one is
+# fuzz/tests/check-silent.sh -- every fuzz harness is silent: run over its
+# seed corpus and regression inputs (its replay program with no arguments,
+# as `make check` runs it), it writes nothing to stderr and nothing to
+# stdout but the replay driver's own TAP lines. A harness that prints what
+# it refuses fills a fuzzing campaign's log (a 15-minute fuzz_encode run
+# wrote 371 MB of "not a JSON object" lines) and spends its time in stdio
+# and write(2); one that must say something about a failed check says it,
+# then aborts. The harnesses come from fuzz/targets.list, so a new one is
 # covered without a change here. TAP output.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 srcdir=$top_srcdir
-. "$top_srcdir/fuzz/targets.sh"
+. "$top_srcdir/fuzz/scripts/targets.sh"
 work=${TMPDIR:-/tmp}/fuzz-silent.$$
 mkdir -p "$work" || exit 99
 trap 'rm -rf "$work"' EXIT

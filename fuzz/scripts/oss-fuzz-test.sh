@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/oss-fuzz-test.sh -- `make fuzz-oss-fuzz`: run fuzz/oss-fuzz-build.sh
-# the way OSS-Fuzz's build step does, then check what it wrote: every
-# shipped target of fuzz/targets.list is in $OUT with its seed corpus zip
-# and options, and runs over every input of that zip without a finding.
+# fuzz/scripts/oss-fuzz-test.sh -- `make fuzz-oss-fuzz`: run
+# fuzz/scripts/oss-fuzz-build.sh the way OSS-Fuzz's build step does, then
+# check what it wrote: every shipped target of fuzz/targets.list is in $OUT
+# with its seed corpus zip and options, and runs over every input of that
+# zip without a finding.
 #
 #   oss-fuzz-test.sh WORK
 #
@@ -26,14 +27,14 @@ LIB_FUZZING_ENGINE=-fsanitize=fuzzer
 export CC CXX CFLAGS CXXFLAGS LIB_FUZZING_ENGINE SRC OUT WORK
 
 echo "oss-fuzz: building in $SRC/bitsift (CC=$CC, CFLAGS=$CFLAGS)"
-if ! (cd "$SRC/bitsift" && ./fuzz/oss-fuzz-build.sh) >"$work/build.log" 2>&1; then
-    echo "FAIL: fuzz/oss-fuzz-build.sh; last lines of $work/build.log:"
+if ! (cd "$SRC/bitsift" && ./fuzz/scripts/oss-fuzz-build.sh) >"$work/build.log" 2>&1; then
+    echo "FAIL: fuzz/scripts/oss-fuzz-build.sh; last lines of $work/build.log:"
     tail -n 30 "$work/build.log"
     exit 1
 fi
 
 srcdir=$SRC/bitsift
-. "$srcdir/fuzz/targets.sh"
+. "$srcdir/fuzz/scripts/targets.sh"
 status=0
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 for t in $(fuzz_target_names shipped); do

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/bench.sh -- `make fuzz-bench`: executions per second of the
+# fuzz/scripts/bench.sh -- `make fuzz-bench`: executions per second of the
 # harnesses under their libFuzzer build (ASan + UBSan, the flags of
 # configure --enable-fuzzing). Each binary runs FUZZ_BENCH_ROUNDS times
 # (default 5) for FUZZ_BENCH_SECONDS (default 20) of -max_total_time from

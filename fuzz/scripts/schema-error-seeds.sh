@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/schema-error-seeds.sh -- writes small schemas with one mistake each
-# into DIR (corpus/fuzz_schema by `make fuzz-seeds`): seeds that reach the
-# compiler's diagnostics for type arguments, relative bases, vector
-# components, enum values and condition expressions, which random
+# fuzz/scripts/schema-error-seeds.sh -- writes small schemas with one
+# mistake each into DIR (corpus/fuzz_schema by `make fuzz-seeds`): seeds
+# that reach the compiler's diagnostics for type arguments, relative bases,
+# vector components, enum values and condition expressions, which random
 # mutations of valid schemas reach only rarely. Each file is named
 # schema-err-<what>; two valid ones (schema-cond-*) have conditions with
 # literals (true, false, a constant on the left).

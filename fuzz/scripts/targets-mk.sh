@@ -1,16 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/targets-mk.sh -- writes on standard output fuzz/targets.mk, the
+# fuzz/scripts/targets-mk.sh -- writes on standard output fuzz/targets.mk, the
 # Automake rules of every harness in fuzz/targets.list: its replay program
 # (run by `make check`) and, with configure --enable-fuzzing, its libFuzzer
 # binary and variants. Automake reads the rules before configure runs, so
 # the output is committed; the Makefile regenerates it when the list
-# changes and fuzz/check-targets.sh fails when it is stale.
+# changes and fuzz/tests/check-targets.sh fails when it is stale.
 #
 #   targets-mk.sh SRCDIR
 set -eu
 srcdir=$1
-. "$srcdir/fuzz/targets.sh"
+. "$srcdir/fuzz/scripts/targets.sh"
 
 canonical() { echo "$1" | tr -c 'a-zA-Z0-9_\n' '_'; }
 
@@ -33,7 +33,7 @@ program() {
 trim() { echo $*; }
 
 echo "# SPDX-License-Identifier: BSD-3-Clause"
-echo "# fuzz/targets.mk -- generated from fuzz/targets.list by fuzz/targets-mk.sh:"
+echo "# fuzz/targets.mk -- generated from fuzz/targets.list by fuzz/scripts/targets-mk.sh:"
 echo "# do not edit (included by fuzz/local.mk)."
 echo
 echo "FUZZ_TARGETS ="
@@ -60,7 +60,7 @@ for t in $(fuzz_target_names all); do
     echo "EXTRA_DIST += $extra"
     echo "check_PROGRAMS += fuzz/replay_$t"
     echo "TESTS += fuzz/replay_$t"
-    program "fuzz/replay_$t" "$t" "$sources fuzz/replay_main.c" "$generated" \
+    program "fuzz/replay_$t" "$t" "$sources fuzz/support/replay_main.c" "$generated" \
         " -DFUZZ_TARGET_NAME='\"$t\"'" ""
     echo "if ENABLE_FUZZING"
     binaries="fuzz/$t"
@@ -82,7 +82,7 @@ done
 
 echo
 echo "# What the scripts that compile the harnesses themselves need of the"
-echo "# harnesses' libraries (fuzz/targets.sh: harness_cflags, harness_libs)."
+echo "# harnesses' libraries (fuzz/scripts/targets.sh: harness_cflags, harness_libs)."
 printf 'FUZZ_LIBRARY_ENV ='
 for l in $libraries; do
     printf " %s_CFLAGS='\$(%s_CFLAGS)' %s_LIBS='\$(%s_LIBS)'" "$l" "$l" "$l" "$l"

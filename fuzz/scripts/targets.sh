@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/targets.sh -- sourced (POSIX sh) by the scripts that build the fuzz
-# harnesses themselves: afl.sh, coverage.sh, oss-fuzz-build.sh and
-# targets-mk.sh. Reads fuzz/targets.list, the one definition of each
+# fuzz/scripts/targets.sh -- sourced (POSIX sh) by the scripts that build
+# the fuzz harnesses themselves: afl.sh, coverage.sh, oss-fuzz-build.sh
+# and targets-mk.sh. Reads fuzz/targets.list, the one definition of each
 # harness, and answers questions about it. Needs $srcdir (the source tree).
 #
 #   fuzz_target_names [shipped|test|all]   the harnesses, in table order
@@ -31,7 +31,7 @@
 #                            takes directories only)
 
 # Sources that the build generates rather than the tree holds.
-FUZZ_GENERATED_SOURCES="fuzz/bundled_schemas.c"
+FUZZ_GENERATED_SOURCES="fuzz/support/bundled_schemas.c"
 
 fuzz_targets_list=${srcdir:-.}/fuzz/targets.list
 
@@ -106,8 +106,8 @@ harness_libs() {
 # (nocrc), the schema-aware mutator (schema).
 variant_sources() {
     case $1 in
-    crc) echo "fuzz/crc_mutator.c" ;;
-    schema) echo "fuzz/schema_mutator.c" ;;
+    crc) echo "fuzz/support/crc_mutator.c" ;;
+    schema) echo "fuzz/support/schema_mutator.c" ;;
     esac
 }
 
@@ -118,7 +118,7 @@ variant_cppflags() {
     esac
 }
 
-fuzz_cppflags="-DHAVE_CONFIG_H -I${top_builddir:-.} -I${top_builddir:-.}/lib -I${srcdir:-.}/lib -I${srcdir:-.}/fuzz -I${srcdir:-.}/src"
+fuzz_cppflags="-DHAVE_CONFIG_H -I${top_builddir:-.} -I${top_builddir:-.}/lib -I${srcdir:-.}/lib -I${srcdir:-.}/fuzz/support -I${srcdir:-.}/src"
 
 fuzz_compile() {
     _dir=$1 _src=$2

@@ -1,21 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/afl.sh -- `make fuzz-afl`: build every harness for AFL++ and run a
-# short, unattended afl-fuzz session on each; fail if any crash was saved
-# (afl-fuzz itself exits 0 when it found crashes).
+# fuzz/scripts/afl.sh -- `make fuzz-afl`: build every harness for AFL++
+# and run a short, unattended afl-fuzz session on each; fail if any crash
+# was saved (afl-fuzz itself exits 0 when it found crashes).
 #
 # Builds, in $builddir/fuzz/afl-work/:
 #   bin/<target>         afl-clang-fast, persistent mode with shared-memory
-#                        test cases (fuzz/afl_driver.c), ASan + UBSan
+#                        test cases (fuzz/support/afl_driver.c), ASan + UBSan
 #   bin/<target>.cmplog  the same with AFL_LLVM_CMPLOG=1, for afl-fuzz -c
 #   lib/<target>-crc.so  for CRC-framed targets: the post_process custom
-#                        mutator (fuzz/afl_crc_mutator.c) that re-seals the CRC
+#                        mutator (fuzz/support/afl_crc_mutator.c) that
+#                        re-seals the CRC
 # and runs afl-fuzz -V $FUZZ_AFL_SECONDS (default 15) per target with the
-# seed directories of fuzz/targets.sh's seed_dirs as input (its corpus,
-# regressions and fuzz/seed-sources.list entries), the target's dictionary and
-# cmplog. Output (queue, crashes) stays in afl-work/out/<target>/.
+# seed directories of fuzz/scripts/targets.sh's seed_dirs as input (its
+# corpus, regressions and fuzz/seed-sources.list entries), the target's
+# dictionary and cmplog. Output (queue, crashes) stays in
+# afl-work/out/<target>/.
 #
-# The harnesses and their sources: fuzz/targets.list (fuzz/targets.sh).
+# The harnesses and their sources: fuzz/targets.list
+# (fuzz/scripts/targets.sh).
 # Environment (from fuzz/local.mk): srcdir, builddir, top_builddir,
 # FUZZ_TARGETS, FUZZ_CRC_TARGETS, LIB_SOURCES, LIB_CFLAGS, LIB_LIBS, the
 # harnesses' <LIBRARY>_CFLAGS/_LIBS, FUZZ_AFL_CC, FUZZ_AFL_FUZZ;
@@ -32,7 +35,7 @@ if [ -z "$FUZZ_AFL_CC" ] || [ -z "$FUZZ_AFL_FUZZ" ]; then
     exit 1
 fi
 
-. "$srcdir/fuzz/targets.sh"
+. "$srcdir/fuzz/scripts/targets.sh"
 
 work=$builddir/fuzz/afl-work
 rm -rf "$work"
@@ -53,8 +56,8 @@ objects() {
 echo "fuzz-afl: building with $FUZZ_AFL_CC"
 lib_objs=$(objects "$work/obj" "$LIB_SOURCES" "$FUZZ_AFL_CC") || exit 1
 lib_cmplog_objs=$(AFL_LLVM_CMPLOG=1 objects "$work/obj-cmplog" "$LIB_SOURCES" "$FUZZ_AFL_CC") || exit 1
-driver=$(objects "$work/obj" fuzz/afl_driver.c "$FUZZ_AFL_CC") || exit 1
-driver_cmplog=$(AFL_LLVM_CMPLOG=1 objects "$work/obj-cmplog" fuzz/afl_driver.c "$FUZZ_AFL_CC") || exit 1
+driver=$(objects "$work/obj" fuzz/support/afl_driver.c "$FUZZ_AFL_CC") || exit 1
+driver_cmplog=$(AFL_LLVM_CMPLOG=1 objects "$work/obj-cmplog" fuzz/support/afl_driver.c "$FUZZ_AFL_CC") || exit 1
 
 status=0
 for t in $targets; do
@@ -77,7 +80,7 @@ for t in $targets; do
     *" $t "*)
         # The post-processor: plain clang, position-independent, no ASan.
         # shellcheck disable=SC2086
-        pic=$(objects "$work/obj-pic" "fuzz/afl_crc_mutator.c $sources $LIB_SOURCES" \
+        pic=$(objects "$work/obj-pic" "fuzz/support/afl_crc_mutator.c $sources $LIB_SOURCES" \
             "${CC:-cc}" -fPIC -fvisibility=default $hcflags) || exit 1
         # shellcheck disable=SC2086
         "${CC:-cc}" -shared -o "$work/lib/$t-crc.so" $pic $libs || exit 1

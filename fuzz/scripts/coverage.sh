@@ -1,16 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/coverage.sh -- `make coverage`: replay the seed corpus and the
-# regressions of every harness through a coverage build of libbitsift and
+# fuzz/scripts/coverage.sh -- `make coverage`: replay the seed corpus and
+# the regressions of every harness through a coverage build of libbitsift and
 # print the line and branch coverage of lib/*.c and of lib/'s folders by
 # concern (lib/analysis/*.c), per file and in total.
 #
 # Builds with the configured compiler and --coverage in
 # $builddir/fuzz/coverage-work/ and counts with gcov (gcc) or `llvm-cov
-# gcov` (clang): it runs the replay main (fuzz/replay_main.c) of each
-# harness in fuzz/targets.list (fuzz/targets.sh), then sums gcov's "Lines
-# executed" and "Taken at least once" (branches) over lib/*.c and over each
-# folder by concern (lib/analysis/*.c): one sum per scope.
+# gcov` (clang): it runs the replay main (fuzz/support/replay_main.c) of
+# each harness in fuzz/targets.list (fuzz/scripts/targets.sh), then sums
+# gcov's "Lines executed" and "Taken at least once" (branches) over
+# lib/*.c and over each folder by concern (lib/analysis/*.c): one sum per scope.
 #
 # A ratchet: fails when a scope's sum is below its floor committed in
 # fuzz/coverage-floor (lines and branches, in percent; the scope "lib" is
@@ -44,7 +44,7 @@ if ! grep -q "^$tool[[:space:]]" "$floor_file"; then
     exit 1
 fi
 
-. "$srcdir/fuzz/targets.sh"
+. "$srcdir/fuzz/scripts/targets.sh"
 
 work=$builddir/fuzz/coverage-work
 rm -rf "$work"
@@ -62,7 +62,7 @@ for t in $FUZZ_TARGETS; do
     mkdir -p "$work/harness/$t"
     hcflags=$(harness_cflags "$t")
     objs=
-    for src in $(harness_sources "$t") $(harness_generated "$t") fuzz/replay_main.c; do
+    for src in $(harness_sources "$t") $(harness_generated "$t") fuzz/support/replay_main.c; do
         # shellcheck disable=SC2086
         objs="$objs $(fuzz_compile "$work/harness/$t" "$src" "$CC" $cflags $hcflags \
             -DFUZZ_TARGET_NAME="\"$t\"")" || exit 1

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/oss-fuzz-build.sh -- build the fuzz targets the way OSS-Fuzz and
-# ClusterFuzzLite expect (their build.sh runs this script).
+# fuzz/scripts/oss-fuzz-build.sh -- build the fuzz targets the way OSS-Fuzz
+# and ClusterFuzzLite expect (their build.sh runs this script).
 #
 # Honours the infrastructure's environment:
 #   CC, CXX, CFLAGS, CXXFLAGS  compilers and flags (sanitizer and coverage
@@ -14,13 +14,13 @@
 # ones: the binary, <target>_seed_corpus.zip (corpus/<target>/,
 # fuzz/regressions/<target>/ and its fuzz/seed-sources.list entries),
 # <target>.options and the dictionary its options name. `make
-# fuzz-oss-fuzz` runs it as OSS-Fuzz does (fuzz/oss-fuzz-test.sh).
+# fuzz-oss-fuzz` runs it as OSS-Fuzz does (fuzz/scripts/oss-fuzz-test.sh).
 #
 # Needs autoconf/automake/libtool, pkg-config, zip and libpcap (headers and
 # a library; OSS-Fuzz's runner image has no libpcap.so, so a project
 # Dockerfile builds libpcap.a) in the build image.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 : "${CC:=clang}" "${CXX:=clang++}" "${CFLAGS:=}" "${CXXFLAGS:=}"
 : "${LIB_FUZZING_ENGINE:=-fsanitize=fuzzer}" "${OUT:=$PWD/oss-fuzz-out}"
 mkdir -p "$OUT"
@@ -35,7 +35,7 @@ mkdir -p "$OUT"
 make fuzz-generated
 eval "$(make -s fuzz-print-build)"
 srcdir=. builddir=. top_builddir=.
-. fuzz/targets.sh
+. fuzz/scripts/targets.sh
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# fuzz/check-targets.sh -- fuzz/targets.mk (committed, because Automake
-# reads it before configure runs) is what fuzz/targets-mk.sh makes of
+# fuzz/tests/check-targets.sh -- fuzz/targets.mk (committed, because Automake
+# reads it before configure runs) is what fuzz/scripts/targets-mk.sh makes of
 # fuzz/targets.list, and every harness in the list has its source and
 # its seed corpus. TAP output.
 set -u
@@ -15,17 +15,17 @@ result() {
     if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
 }
 
-sh "$top_srcdir/fuzz/targets-mk.sh" "$top_srcdir" >"$tmp"
+sh "$top_srcdir/fuzz/scripts/targets-mk.sh" "$top_srcdir" >"$tmp"
 rc=$?
 if [ "$rc" -eq 0 ] && cmp -s "$tmp" "$top_srcdir/fuzz/targets.mk"; then
     result 0 "fuzz/targets.mk is up to date with fuzz/targets.list"
 else
     diff -u "$top_srcdir/fuzz/targets.mk" "$tmp" | sed 's/^/# /' | head -n 40
-    result 1 "fuzz/targets.mk is stale: sh fuzz/targets-mk.sh . >fuzz/targets.mk"
+    result 1 "fuzz/targets.mk is stale: sh fuzz/scripts/targets-mk.sh . >fuzz/targets.mk"
 fi
 
 srcdir=$top_srcdir
-. "$top_srcdir/fuzz/targets.sh"
+. "$top_srcdir/fuzz/scripts/targets.sh"
 for t in $(fuzz_target_names all); do
     missing=
     for f in $(harness_sources "$t") "corpus/$t"; do

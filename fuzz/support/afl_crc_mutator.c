@@ -5,8 +5,8 @@
  * (afl_custom_post_process), so that mutated packets pass the CRC check
  * of the release harness and the fuzzer explores the payload.
  *
- * fuzz/afl.sh builds one per CRC-framed harness, from this file plus the
- * harness's fuzz_reseal(), and runs afl-fuzz with
+ * fuzz/scripts/afl.sh builds one per CRC-framed harness, from this file
+ * plus the harness's fuzz_reseal(), and runs afl-fuzz with
  * AFL_CUSTOM_MUTATOR_LIBRARY=<it> (AFL++'s mutators stay on: this only
  * post-processes).
  *
