@@ -44,9 +44,9 @@ smoke() {
     dir=$work/$name
     rm -rf "$dir"
     mkdir -p "$dir/corpus" "$dir/artifacts"
-    # A diagnosis compiles candidate schemas for each input: about 40 ms a
-    # run under ASan, where the other harnesses take well under 1 ms. At
-    # the full count it was 20 minutes of a CI run; a tenth is 2 minutes.
+    # A diagnosis compiles candidate schemas for each input: 22 runs a
+    # second under ASan, where the other harnesses make thousands. At the
+    # full count it was 20 minutes of a CI run; a tenth is 2 or 3.
     target_runs=$runs
     [ "$target" = fuzz_diagnose ] && target_runs=$((runs / 10))
     set -- -runs="$target_runs" -seed="$seed" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
